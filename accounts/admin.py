@@ -1,0 +1,204 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts import services
+from accounts.models import User
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000
+    )
+    until = forms.DateTimeField(
+        label=_("Until"),
+        required=False,
+        help_text=_("Leave empty to ban until lifted. Format: 2026-12-31 18:00"),
+    )
+
+    def clean_until(self):
+        until = self.cleaned_data["until"]
+        if until is not None and until <= timezone.now():
+            raise forms.ValidationError(_("The end of a ban must be in the future."))
+        return until
+
+
+class MuteForm(forms.Form):
+    until = forms.DateTimeField(
+        label=_("Until"),
+        required=False,
+        help_text=_("Leave empty to mute until lifted. Format: 2026-12-31 18:00"),
+    )
+
+
+class BannedFilter(admin.SimpleListFilter):
+    title = _("banned")
+    parameter_name = "banned"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Banned now")), ("no", _("Not banned"))]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        banned = Q(banned_at__isnull=False) & (
+            Q(banned_until__isnull=True) | Q(banned_until__gt=now)
+        )
+        if self.value() == "yes":
+            return queryset.filter(banned)
+        if self.value() == "no":
+            return queryset.exclude(banned)
+        return queryset
+
+
+class MutedFilter(admin.SimpleListFilter):
+    title = _("chat muted")
+    parameter_name = "muted"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Muted now")), ("no", _("Not muted"))]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        muted = Q(chat_muted_at__isnull=False) & (
+            Q(chat_muted_until__isnull=True) | Q(chat_muted_until__gt=now)
+        )
+        if self.value() == "yes":
+            return queryset.filter(muted)
+        if self.value() == "no":
+            return queryset.exclude(muted)
+        return queryset
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = ("username", "email", "date_joined", "last_login", "is_staff", "banned", "muted")
+    list_filter = (
+        BannedFilter,
+        MutedFilter,
+        "is_staff",
+        "is_superuser",
+        "is_active",
+        "groups",
+        "language",
+    )
+    search_fields = ("username", "email", "ban_reason")
+    ordering = ("-date_joined",)
+    actions = ["ban_members", "unban_members", "mute_members", "unmute_members"]
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (_("Preferences"), {"fields": ("language", "color_symbols", "sound")}),
+        (
+            _("Sanctions"),
+            {
+                "fields": (
+                    "banned_at",
+                    "banned_until",
+                    "ban_reason",
+                    "banned_by",
+                    "chat_muted_at",
+                    "chat_muted_until",
+                )
+            },
+        ),
+    )
+    readonly_fields = ("banned_at", "banned_by", "chat_muted_at", "last_login", "date_joined")
+
+    @admin.display(boolean=True, description=_("banned"))
+    def banned(self, obj: User) -> bool:
+        return obj.is_banned()
+
+    @admin.display(boolean=True, description=_("chat muted"))
+    def muted(self, obj: User) -> bool:
+        return obj.is_chat_muted()
+
+    def has_ban_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("accounts.ban_member")
+
+    def has_mute_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("accounts.mute_member")
+
+    def _form_action(self, request, queryset, form_class, title, apply):
+        form = form_class(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            for member in queryset:
+                apply(member, form.cleaned_data)
+            return None
+        return TemplateResponse(
+            request,
+            "admin/accounts/sanction_form.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": title,
+                "form": form,
+                "members": queryset,
+                "action": request.POST.get("action"),
+                "opts": self.model._meta,
+            },
+        )
+
+    @admin.action(description=_("Ban selected members"), permissions=["ban"])
+    def ban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        queryset = queryset.exclude(pk=request.user.pk).exclude(is_superuser=True)
+
+        def apply(member, data):
+            services.member_ban(
+                member=member, by=request.user, reason=data["reason"], until=data["until"]
+            )
+
+        response = self._form_action(request, queryset, BanForm, _("Ban members"), apply)
+        if response is None:
+            count = queryset.count()
+            self.message_user(
+                request,
+                ngettext("%(count)d member banned.", "%(count)d members banned.", count)
+                % {"count": count},
+                messages.SUCCESS,
+            )
+        return response
+
+    @admin.action(description=_("Lift the ban of selected members"), permissions=["ban"])
+    def unban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        for member in queryset:
+            services.member_unban(member=member)
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", count) % {"count": count},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Mute selected members in chat"), permissions=["mute"])
+    def mute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(member, data):
+            services.member_mute(member=member, until=data["until"])
+
+        response = self._form_action(request, queryset, MuteForm, _("Mute members"), apply)
+        if response is None:
+            count = queryset.count()
+            self.message_user(
+                request,
+                ngettext("%(count)d member muted.", "%(count)d members muted.", count)
+                % {"count": count},
+                messages.SUCCESS,
+            )
+        return response
+
+    @admin.action(description=_("Unmute selected members"), permissions=["mute"])
+    def unmute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        for member in queryset:
+            services.member_unmute(member=member)
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext("%(count)d member unmuted.", "%(count)d members unmuted.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )

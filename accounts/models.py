@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A member of the site. Preferences and sanctions live on the member row."""
+
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    color_symbols = models.BooleanField(
+        _("colour symbols"),
+        default=False,
+        help_text=_(
+            "Draw a symbol on every colour, so colours can be told apart without seeing them."
+        ),
+    )
+    sound = models.BooleanField(
+        _("sound"), default=False, help_text=_("Play a short sound when it becomes your turn.")
+    )
+
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    banned_until = models.DateTimeField(
+        _("banned until"), null=True, blank=True, help_text=_("Empty means until lifted.")
+    )
+    ban_reason = models.TextField(_("ban reason"), blank=True)
+    banned_by = models.ForeignKey(
+        "self",
+        verbose_name=_("banned by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    chat_muted_at = models.DateTimeField(_("chat muted at"), null=True, blank=True)
+    chat_muted_until = models.DateTimeField(
+        _("chat muted until"), null=True, blank=True, help_text=_("Empty means until lifted.")
+    )
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        permissions = [
+            ("ban_member", _("Can ban and unban members")),
+            ("mute_member", _("Can mute and unmute members in chat")),
+        ]
+
+    def __str__(self) -> str:
+        return self.username
+
+    def is_banned(self, now: datetime | None = None) -> bool:
+        if self.banned_at is None:
+            return False
+        return self.banned_until is None or self.banned_until > (now or timezone.now())
+
+    def is_chat_muted(self, now: datetime | None = None) -> bool:
+        if self.chat_muted_at is None:
+            return False
+        return self.chat_muted_until is None or self.chat_muted_until > (now or timezone.now())

@@ -1,0 +1,98 @@
+"""Every write to a member: one transaction each."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+PREFERENCE_FIELDS = ("language", "color_symbols", "sound")
+
+
+class InvalidPreference(ValueError):
+    pass
+
+
+@transaction.atomic
+def member_preferences_update(
+    *,
+    member: User,
+    language: str | None = None,
+    color_symbols: bool | None = None,
+    sound: bool | None = None,
+) -> User:
+    """Save the given preferences; ``None`` leaves a preference as it is."""
+    changed = []
+    if language is not None:
+        if language and language not in dict(settings.LANGUAGES):
+            raise InvalidPreference(f"unknown language {language!r}")
+        member.language = language
+        changed.append("language")
+    if color_symbols is not None:
+        member.color_symbols = bool(color_symbols)
+        changed.append("color_symbols")
+    if sound is not None:
+        member.sound = bool(sound)
+        changed.append("sound")
+    if changed:
+        member.save(update_fields=changed)
+    return member
+
+
+@transaction.atomic
+def member_ban(
+    *, member: User, by: User | None, reason: str, until: datetime | None = None
+) -> User:
+    """Ban a member: they cannot log in or play until ``until`` (or until unbanned)."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a ban needs a reason")
+    now = timezone.now()
+    if until is not None and until <= now:
+        raise ValueError("the end of a ban must be in the future")
+    member.banned_at = now
+    member.banned_until = until
+    member.ban_reason = reason
+    member.banned_by = by
+    member.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    return member
+
+
+@transaction.atomic
+def member_unban(*, member: User) -> User:
+    member.banned_at = None
+    member.banned_until = None
+    member.ban_reason = ""
+    member.banned_by = None
+    member.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    return member
+
+
+@transaction.atomic
+def member_mute(*, member: User, until: datetime | None = None) -> User:
+    member.chat_muted_at = timezone.now()
+    member.chat_muted_until = until
+    member.save(update_fields=["chat_muted_at", "chat_muted_until"])
+    return member
+
+
+@transaction.atomic
+def member_unmute(*, member: User) -> User:
+    member.chat_muted_at = None
+    member.chat_muted_until = None
+    member.save(update_fields=["chat_muted_at", "chat_muted_until"])
+    return member
+
+
+@transaction.atomic
+def member_delete(*, member: User) -> None:
+    """Delete a member's account and personal data.
+
+    Finished matches keep their seats with no member; they show "deleted member".
+    """
+    User.objects.select_for_update().filter(pk=member.pk).first()
+    member.delete()

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse, translate_url
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm
+from accounts.models import User
+
+
+def banned_response(request: HttpRequest, member: User) -> HttpResponse:
+    return render(request, "accounts/banned.html", {"member": member}, status=403)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    member = selectors.member_by_username(username)
+    if member is None:
+        raise Http404(_("No member has that name."))
+    return render(request, "accounts/profile.html", {"member": member})
+
+
+@login_required
+def preferences(request: HttpRequest) -> HttpResponse:
+    form = PreferencesForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.member_preferences_update(
+            member=request.user,
+            language=form.cleaned_data["language"],
+            color_symbols=form.cleaned_data["color_symbols"],
+            sound=form.cleaned_data["sound"],
+        )
+        messages.success(request, _("Your preferences are saved."))
+        target = reverse("account_preferences")
+        language = form.cleaned_data["language"]
+        return HttpResponseRedirect(translate_url(target, language) if language else target)
+    return render(request, "accounts/preferences.html", {"form": form})
+
+
+@login_required
+def account_delete(request: HttpRequest) -> HttpResponse:
+    form = AccountDeleteForm(request.POST or None, member=request.user)
+    if request.method == "POST" and form.is_valid():
+        member = request.user
+        logout(request)
+        services.member_delete(member=member)
+        messages.success(request, _("Your account has been deleted."))
+        return HttpResponseRedirect(reverse("home"))
+    return render(request, "accounts/delete.html", {"form": form})
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: go to this page in that language and remember it."""
+    form = LanguageForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(_("Unknown language."), status=400)
+    language = form.cleaned_data["language"]
+    target = form.cleaned_data["next"] or "/"
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = "/"
+    if request.user.is_authenticated:
+        services.member_preferences_update(member=request.user, language=language)
+    # Resolve the page in the language it was shown in, then reverse it in the new one.
+    with translation.override(translation.get_language_from_path(target) or settings.LANGUAGE_CODE):
+        response = HttpResponseRedirect(translate_url(target, language))
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
+    return response

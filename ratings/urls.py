@@ -1,0 +1,5 @@
+from django.urls import path
+
+from ratings import views
+
+urlpatterns = [path("leaderboards/", views.leaderboards, name="leaderboards")]

@@ -1,0 +1,53 @@
+"""Shared fixtures. ``make test`` runs the suite against real PostgreSQL and Redis
+(``VOG_TEST_SERVICES=1``); tests that need those servers skip elsewhere."""
+
+import os
+
+import pytest
+
+SERVICES = os.environ.get("VOG_TEST_SERVICES") == "1"
+needs_services = pytest.mark.skipif(
+    not SERVICES, reason="needs PostgreSQL and Redis: run make test"
+)
+
+
+@pytest.fixture(autouse=True)
+def _english(settings):
+    """Every test starts in the default language whatever the previous one activated."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def password():
+    return "correct-horse-42"
+
+
+@pytest.fixture
+def make_member(db, password):
+    from allauth.account.models import EmailAddress
+
+    from accounts.models import User
+
+    def make(username: str, **fields):
+        user = User.objects.create_user(
+            username=username, email=f"{username}@example.com", password=password, **fields
+        )
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def moderator(make_member):
+    from django.contrib.auth.models import Group
+
+    from accounts.moderation import MODERATORS_GROUP
+
+    user = make_member("mod", is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return user

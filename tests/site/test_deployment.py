@@ -1,0 +1,55 @@
+import os
+import subprocess
+import sys
+
+from django.conf import settings
+
+from tests.conftest import SERVICES, needs_services
+
+
+def test_check_deploy_passes_with_production_settings():
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "x" * 20 + "-production-secret-with-enough-entropy-" + "y" * 20,
+        "ALLOWED_HOSTS": "filler.example.org",
+        "DATABASE_URL": os.environ.get("DATABASE_URL", "postgres://vog@127.0.0.1:5432/vog"),
+        "REDIS_URL": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        "EMAIL_HOST": "smtp.example.org",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {**os.environ, "DEBUG": "0", "SECRET_KEY": ""}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+@needs_services
+def test_suite_runs_on_postgresql_and_redis():
+    from channels.layers import get_channel_layer
+    from django.db import connection
+
+    from config.celery import app
+
+    assert SERVICES
+    assert connection.vendor == "postgresql"
+    layer = get_channel_layer()
+    assert type(layer).__module__.startswith("channels_redis.")
+    assert app.conf.broker_url.startswith("redis://")

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Run the whole suite against throwaway PostgreSQL and Redis on loopback ports with
+# temporary data; stop them afterwards, whatever happens. Installs redis-server and
+# chromium with apt-get when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing ${missing[*]} with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 || {
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
+  }
+fi
+
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$PG_BIN" ] || { echo "PostgreSQL server binaries not found under /usr/lib/postgresql" >&2; exit 1; }
+free_port() { "$BIN/python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+as_postgres() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+work=$(mktemp -d /tmp/vog-test.XXXXXX)
+chmod 755 "$work"
+pg_port=$(free_port)
+redis_port=$(free_port)
+
+stop_services() {
+  as_postgres "$PG_BIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
+  [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap stop_services EXIT
+
+mkdir "$work/pg"
+[ "$(id -u)" = 0 ] && chown postgres "$work/pg"
+as_postgres "$PG_BIN/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 >/dev/null
+as_postgres "$PG_BIN/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
+  -o "-p $pg_port -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+  start >/dev/null
+redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
+  --pidfile "$work/redis.pid" --dir "$work" --logfile "$work/redis.log"
+for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/vog"
+export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+export VOG_TEST_SERVICES=1
+export VOG_VAR_DIR="$work/var"
+"$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres vog
+
+echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
+make --no-print-directory lint
+"$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider "$@"
