@@ -4,7 +4,7 @@ from django.urls import reverse
 pytestmark = pytest.mark.django_db
 
 # The header's "Lobby" link and the log-in page's heading in each language.
-LOBBY = {"en": "Lobby", "bg": "Лоби", "el": "Αίθουσα", "pt": "Sala", "nl": "Lobby", "es": "Sala"}
+LOBBY = {"en": "Lobby", "bg": "Лоби", "el": "Λόμπι", "pt": "Sala", "nl": "Lobby", "es": "Sala"}
 LOGIN_HEADING = {
     "en": "Sign In",
     "bg": "Вход",
