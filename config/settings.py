@@ -88,7 +88,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "accounts.context_processors.site",
+                "config.context_processors.site",
             ],
         },
     },
@@ -128,7 +128,8 @@ if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
+            # A database of its own lets tests flush the cache without touching queues.
+            "LOCATION": os.environ.get("REDIS_CACHE_URL", REDIS_URL),
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vog"),
         }
     }

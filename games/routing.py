@@ -1,3 +1,7 @@
 """Websocket routes of the games app."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [path("ws/table/<int:match_id>/", TableConsumer.as_asgi())]

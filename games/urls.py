@@ -1,1 +1,10 @@
-urlpatterns: list = []
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("match/<int:match_id>/", views.table, name="table"),
+    path("table/new/", views.table_new, name="table_new"),
+    path("rules/", views.rules_index, name="rules_index"),
+    path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),
+]

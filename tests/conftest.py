@@ -21,6 +21,15 @@ def _english(settings):
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Rate limits live in the cache; no test sees another's counters."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def password():
     return "correct-horse-42"

@@ -46,10 +46,11 @@ for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break;
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/vog"
 export REDIS_URL="redis://127.0.0.1:$redis_port/0"
+export REDIS_CACHE_URL="redis://127.0.0.1:$redis_port/1"
 export VOG_TEST_SERVICES=1
 export VOG_VAR_DIR="$work/var"
 "$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres vog
 
 echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
-make --no-print-directory lint
+[ "${VOG_SKIP_LINT:-}" = 1 ] || make --no-print-directory lint
 "$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider "$@"

@@ -1,13 +1,18 @@
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import translate_url
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_info
+
+from games.board_svg import palette_css
 
 
 def site(request: HttpRequest) -> dict:
-    """The language switcher's links: this very page in every language."""
+    """What every page's layout needs: the language switcher's links (this very page in
+    every language) and the board colours."""
     path = request.get_full_path()
     return {
+        "board_palette_css": mark_safe(palette_css()),
         "language_links": [
             {
                 "code": code,

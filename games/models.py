@@ -1,0 +1,196 @@
+"""A match at a table, its seats, games, moves and chat.
+
+The engine's :class:`~games.engine.match.MatchState` is stored whole in ``Match.state``
+(JSON); ``Game`` and ``Move`` rows are the readable record kept next to it for the move
+list, the API and admin. Every change goes through ``games.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import VARIANTS
+
+SEAT_LETTERS = "ABCD"
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        BETWEEN_GAMES = "between_games", _("between games")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class Format(models.TextChoices):
+        MATCH = "match", _("match of two games")
+        SINGLE = "single", _("single game")
+
+    variant = models.CharField(
+        _("variant"), max_length=16, choices=[(key, v.name) for key, v in VARIANTS.items()]
+    )
+    rated = models.BooleanField(_("rated"), default=False)
+    format = models.CharField(_("format"), max_length=8, choices=Format.choices)
+    clock = models.CharField(
+        _("clock"), max_length=8, blank=True, help_text=_("minutes+seconds, empty for no clock")
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    seed = models.BigIntegerField(_("seed"))
+    board = models.TextField(_("board"), help_text=_("game 1's start position (FPN)"))
+    state = models.JSONField(_("state"), default=dict, blank=True)
+    clock_state = models.JSONField(_("clock state"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    token = models.CharField(_("token"), max_length=32, unique=True, default=_token)
+    result_reason = models.CharField(_("result"), max_length=16, blank=True)
+    spectators = models.PositiveIntegerField(_("spectators"), default=0)
+    rematch = models.OneToOneField(
+        "self",
+        verbose_name=_("rematch"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_of",
+    )
+    rematch_offered_at = models.DateTimeField(null=True, blank=True)
+    rematch_accepted = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.variant}"
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    team = models.PositiveSmallIntegerField(_("team"), default=0)
+    rating = models.FloatField(_("rating"), null=True, blank=True)
+    connections = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="one_member_per_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.letter} {self.display_name}"
+
+    @property
+    def letter(self) -> str:
+        return SEAT_LETTERS[self.seat]
+
+    @property
+    def display_name(self) -> str:
+        return self.member.username if self.member_id else str(_("deleted member"))
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("game"))
+    start = models.TextField(_("start position"))
+    final = models.TextField(_("final position"), blank=True)
+    first_seat = models.PositiveSmallIntegerField(_("first seat"))
+    corners = models.JSONField(_("corners"), default=list)
+    scores = models.JSONField(_("scores"), default=list)
+    winners = models.JSONField(_("winners"), default=list)
+    reason = models.CharField(_("result"), max_length=16, blank=True)
+    started_at = models.DateTimeField(_("started"))
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_game_number")]
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} game {self.number}"
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveSmallIntegerField(_("ply"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    color = models.PositiveSmallIntegerField(
+        _("colour"), null=True, blank=True, help_text=_("empty for the Vinco swap")
+    )
+    gained = models.PositiveSmallIntegerField(_("cells gained"), default=0)
+    clock_ms = models.IntegerField(_("clock left (ms)"), null=True, blank=True)
+    played_at = models.DateTimeField(_("time"))
+
+    class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="one_move_per_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {SEAT_LETTERS[self.seat]} {self.notation}"
+
+    @property
+    def notation(self) -> str:
+        return "swap" if self.color is None else str(self.color)
+
+
+class ChatMessage(models.Model):
+    class Audience(models.TextChoices):
+        EVERYONE = "all", _("everyone at the table")
+        SPECTATORS = "spectators", _("spectators only")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("author"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chat_messages",
+    )
+    text = models.CharField(_("text"), max_length=500)
+    audience = models.CharField(
+        _("audience"), max_length=16, choices=Audience.choices, default=Audience.EVERYONE
+    )
+    created_at = models.DateTimeField(_("time"), db_index=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.text[:60]

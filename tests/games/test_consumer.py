@@ -1,0 +1,307 @@
+"""The table protocol (SPEC §7) through the real ASGI application: every message type,
+every error code, and for each bad input an error with nothing changed."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.models import ChatMessage, Match, Move
+from tests.games.conftest import forbidden_colour, legal_colour, position_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def version_of(match) -> int:
+    await sync_to_async(match.refresh_from_db)()
+    return match.version
+
+
+async def assert_unchanged(match, version, socket):
+    """Nothing changed: same version, no move stored, and the socket still answers."""
+    assert await version_of(match) == version
+    assert await sync_to_async(Move.objects.filter(game__match=match).count)() == 0
+    await socket.send({"type": "sync"})
+    state = await socket.receive_type("state")
+    assert state["version"] == version
+
+
+async def test_connect_sends_state_with_you(connect, fast_table, alice):
+    socket = await connect(fast_table, alice)
+    state = socket.state
+    assert state["match"]["id"] == fast_table.pk
+    assert state["match"]["status"] == "playing"
+    assert [s["username"] for s in state["match"]["seats"]] == ["alice", "bob"]
+    assert state["match"]["seats"][0]["connected"] is True
+    assert state["match"]["seats"][0]["rating"] is None
+    assert state["game"]["ply"] == 0 and state["game"]["to_move"] == "A"
+    you = state["you"]
+    assert you["seat"] == "A"
+    position = await sync_to_async(position_of)(fast_table)
+    assert you["legal"] == {str(c): r for c, r in position.legal_colors().items()}
+    for colour, reason in you["legal"].items():
+        if reason is None:
+            assert you["previews"][colour] == sorted(position.preview(int(colour)))
+    assert state["clock"] is None
+
+
+async def test_spectator_gets_public_state_without_controls(connect, fast_table, carol):
+    socket = await connect(fast_table, carol)
+    assert socket.state["you"] == {"seat": None, "legal": {}, "previews": {}}
+    assert socket.state["match"]["spectators"] == 1
+
+
+async def test_move_is_broadcast_to_everyone(connect, fast_table, alice, bob, carol):
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    spectator = await connect(fast_table, carol)
+    position = await sync_to_async(position_of)(fast_table)
+    colour = legal_colour(position)
+    await a.send({"type": "move", "color": colour, "ply": 0})
+    for socket in (a, b, spectator):
+        state = await socket.state_where(lambda s: s["game"]["ply"] == 1)
+        assert state["game"]["to_move"] == "B"
+        assert state["games"][0]["moves"][0]["color"] == colour
+    assert b.state["you"]["previews"]  # now it is Bob's turn
+    assert a.state["you"]["previews"] == {}
+    assert spectator.state["you"]["seat"] is None
+
+
+async def test_player_connection_flag_is_live(connect, fast_table, alice, bob):
+    a = await connect(fast_table, alice)
+    assert a.state["match"]["seats"][1]["connected"] is False
+    b = await connect(fast_table, bob)
+    await a.state_where(lambda s: s["match"]["seats"][1]["connected"])
+    await b.close()
+    await a.state_where(lambda s: not s["match"]["seats"][1]["connected"])
+
+
+async def test_reconnecting_puts_the_player_back(connect, fast_table, alice):
+    a = await connect(fast_table, alice)
+    position = await sync_to_async(position_of)(fast_table)
+    await a.send({"type": "move", "color": legal_colour(position), "ply": 0})
+    await a.state_where(lambda s: s["game"]["ply"] == 1)
+    await a.close()
+    again = await connect(fast_table, alice)
+    assert again.state["game"]["ply"] == 1
+    assert again.state["you"]["seat"] == "A"
+
+
+async def test_sync_resends_the_state(connect, fast_table, alice):
+    a = await connect(fast_table, alice)
+    await a.send({"type": "sync"})
+    state = await a.receive_type("state")
+    assert state["version"] == a.state["version"]
+
+
+BAD_FRAMES = [
+    "this is not json",
+    "[1, 2, 3]",
+    json.dumps({"color": 3}),
+    json.dumps({"type": "dance"}),
+    json.dumps({"type": "move", "color": "3", "ply": 0}),
+    json.dumps({"type": "move", "color": 3, "ply": "0"}),
+    json.dumps({"type": "move", "color": True, "ply": 0}),
+    json.dumps({"type": "move", "color": 3}),
+    json.dumps({"type": "resign", "scope": "everything"}),
+    json.dumps({"type": "chat", "text": 42}),
+    json.dumps({"type": "chat", "text": "x" * 501}),
+    json.dumps({"type": "chat", "text": "x" * 5000}),  # over 4 KB
+]
+
+
+@pytest.mark.parametrize("frame", BAD_FRAMES)
+async def test_bad_message(connect, fast_table, alice, frame):
+    a = await connect(fast_table, alice)
+    version = a.state["version"]
+    await a.send(frame)
+    error = await a.receive_type("error")
+    assert error["code"] == "bad_message"
+    assert error["message"]
+    await assert_unchanged(fast_table, version, a)
+
+
+async def test_binary_frame_is_a_bad_message(connect, fast_table, alice):
+    a = await connect(fast_table, alice)
+    await a.communicator.send_to(bytes_data=b"\x00\x01")
+    assert (await a.receive_type("error"))["code"] == "bad_message"
+
+
+@pytest.mark.parametrize(
+    ("who", "move", "code"),
+    [
+        ("bob", {"color": "legal", "ply": 0}, "not_your_turn"),
+        ("carol", {"color": "legal", "ply": 0}, "not_a_player"),
+        (None, {"color": "legal", "ply": 0}, "not_a_player"),
+        ("alice", {"color": "own", "ply": 0}, "illegal_color"),
+        ("alice", {"color": "opponent", "ply": 0}, "illegal_color"),
+        ("alice", {"color": 12, "ply": 0}, "illegal_color"),
+        ("alice", {"color": 0, "ply": 0}, "illegal_color"),
+        ("alice", {"color": "swap", "ply": 0}, "illegal_color"),
+        ("alice", {"color": "legal", "ply": 5}, "stale"),
+    ],
+)
+async def test_refused_move(connect, fast_table, alice, bob, carol, who, move, code):
+    user = {"alice": alice, "bob": bob, "carol": carol, None: None}[who]
+    socket = await connect(fast_table, user)
+    position = await sync_to_async(position_of)(fast_table)
+    colour = move["color"]
+    if colour == "legal":
+        colour = legal_colour(position)
+    elif colour in ("own", "opponent"):
+        colour = forbidden_colour(position, colour)
+    version = socket.state["version"]
+    await socket.send({"type": "move", "color": colour, "ply": move["ply"]})
+    error = await socket.receive_type("error")
+    assert error["code"] == code
+    await assert_unchanged(fast_table, version, socket)
+
+
+async def test_move_after_the_game_is_over(connect, fast_table, alice, bob):
+    a = await connect(fast_table, alice)
+    await a.send({"type": "resign", "scope": "game"})
+    state = await a.state_where(lambda s: s["match"]["status"] == "between_games")
+    assert state["games"][0]["reason"] == "resigned"
+    assert state["games"][0]["winners"] == ["B"]
+    version = state["version"]
+    await a.send({"type": "move", "color": 1, "ply": state["game"]["ply"]})
+    assert (await a.receive_type("error"))["code"] == "game_over"
+    assert await version_of(fast_table) == version
+
+
+async def test_ready_starts_game_two(connect, fast_table, alice, bob):
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    await a.send({"type": "resign", "scope": "game"})
+    await b.state_where(lambda s: s["match"]["status"] == "between_games")
+    await a.send({"type": "ready"})
+    await b.state_where(lambda s: s["match"]["ready"] == ["A"])
+    await b.send({"type": "ready"})
+    state = await a.state_where(lambda s: s["game"]["number"] == 2)
+    assert state["match"]["status"] == "playing"
+    assert state["game"]["to_move"] == "B"
+    assert state["match"]["points"] == [0.0, 1.0]
+
+
+async def test_ready_while_playing_is_not_allowed(connect, fast_table, alice):
+    a = await connect(fast_table, alice)
+    await a.send({"type": "ready"})
+    assert (await a.receive_type("error"))["code"] == "not_allowed"
+
+
+async def test_resign_match(connect, fast_table, alice, bob):
+    a = await connect(fast_table, alice)
+    await a.send({"type": "resign", "scope": "match"})
+    state = await a.state_where(lambda s: s["match"]["status"] == "finished")
+    assert state["match"]["result"] == {"winners": ["B"], "reason": "resigned"}
+
+
+async def test_spectator_cannot_resign(connect, fast_table, carol):
+    c = await connect(fast_table, carol)
+    version = c.state["version"]
+    await c.send({"type": "resign", "scope": "match"})
+    assert (await c.receive_type("error"))["code"] == "not_a_player"
+    await assert_unchanged(fast_table, version, c)
+
+
+@pytest.mark.parametrize("kind", ["claim", "hint", "takeback"])
+async def test_not_allowed_here(connect, fast_table, alice, kind):
+    a = await connect(fast_table, alice)
+    await a.send({"type": kind})
+    assert (await a.receive_type("error"))["code"] == "not_allowed"
+
+
+async def test_chat_reaches_everyone_escaped_as_data(connect, fast_table, alice, carol):
+    a = await connect(fast_table, alice)
+    c = await connect(fast_table, carol)
+    await c.send({"type": "chat", "text": "<b>gg</b>"})
+    for socket in (a, c):
+        message = await socket.receive_type("chat")
+        assert message["username"] == "carol"
+        assert message["text"] == "<b>gg</b>"  # data, escaped by the page when shown
+        assert message["at"]
+
+
+async def test_chat_rate_limited(connect, fast_table, alice):
+    a = await connect(fast_table, alice)
+    for n in range(5):
+        await a.send({"type": "chat", "text": f"m{n}"})
+        await a.receive_type("chat")
+    await a.send({"type": "chat", "text": "one too many"})
+    assert (await a.receive_type("error"))["code"] == "rate_limited"
+    assert await sync_to_async(ChatMessage.objects.count)() == 5
+
+
+async def test_anonymous_chat_is_not_allowed(connect, fast_table):
+    visitor = await connect(fast_table, None)
+    await visitor.send({"type": "chat", "text": "hi"})
+    assert (await visitor.receive_type("error"))["code"] == "not_allowed"
+
+
+async def test_players_never_see_spectator_chat_at_rated_tables(
+    connect, new_table, alice, bob, carol, make_member
+):
+    match = await sync_to_async(new_table)("fast", [alice, bob], rated=True, clock="3+2")
+    dave = await sync_to_async(make_member)("dave")
+    a = await connect(match, alice)
+    c = await connect(match, carol)
+    d = await connect(match, dave)
+    await c.send({"type": "chat", "text": "play 3!"})
+    message = await d.receive_type("chat")
+    assert message["spectators_only"] is True
+    await c.receive_type("chat")
+    # Alice gets only state updates, never the spectators' chat, also not on reconnecting.
+    await a.send({"type": "chat", "text": "hello"})
+    assert (await a.receive_type("chat"))["text"] == "hello"
+    await a.close()
+    again = await connect(match, alice)
+    history = [m for m in await _drain(again) if m["type"] == "chat"]
+    assert [m["text"] for m in history] == ["hello"]
+
+
+async def _drain(socket):
+    messages = []
+    while not await socket.communicator.receive_nothing(timeout=0.3):
+        messages.append(await socket.receive())
+    return messages
+
+
+async def test_rematch_moves_everyone_to_the_new_match(connect, fast_table, alice, bob):
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    await a.send({"type": "resign", "scope": "match"})
+    await b.state_where(lambda s: s["match"]["status"] == "finished")
+    await a.send({"type": "rematch"})
+    state = await b.state_where(lambda s: s["match"]["rematch_offer"] is not None)
+    assert state["match"]["rematch_offer"]["seats"] == ["A"]
+    await b.send({"type": "rematch"})
+    state = await a.state_where(lambda s: s["match"]["rematch"] is not None)
+    new = await sync_to_async(Match.objects.get)(pk=state["match"]["rematch"])
+    assert new.status == "playing" and new.variant == "fast"
+
+
+async def test_socket_without_origin_is_refused(fast_table):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    communicator = WebsocketCommunicator(application, f"/ws/table/{fast_table.pk}/")
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_unknown_table(db, alice):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, "/ws/table/999999/", headers=[(b"origin", b"http://testserver")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    error = json.loads(await communicator.receive_from())
+    assert error["code"] == "not_found"
+    assert (await communicator.receive_output())["type"] == "websocket.close"
+    await communicator.disconnect()
