@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.signals import member_deleting
 
 PREFERENCE_FIELDS = ("language", "color_symbols", "sound")
 
@@ -95,4 +96,5 @@ def member_delete(*, member: User) -> None:
     Finished matches keep their seats with no member; they show "deleted member".
     """
     User.objects.select_for_update().filter(pk=member.pk).first()
+    member_deleting.send(sender=User, member=member)
     member.delete()

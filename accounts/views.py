@@ -45,6 +45,19 @@ def preferences(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/preferences.html", {"form": form})
 
 
+@require_POST
+def preference_set(request: HttpRequest) -> HttpResponse:
+    """Save one on/off preference from a page's settings (the table's colour symbols and
+    sound): POST ``name`` (``color_symbols`` or ``sound``) and ``value`` (``on``/``off``).
+    Visitors get 204 too; their choice lives in the page only."""
+    name, value = request.POST.get("name"), request.POST.get("value")
+    if name not in ("color_symbols", "sound") or value not in ("on", "off"):
+        return HttpResponse(_("Unknown preference."), status=400)
+    if request.user.is_authenticated:
+        services.member_preferences_update(member=request.user, **{name: value == "on"})
+    return HttpResponse(status=204)
+
+
 @login_required
 def account_delete(request: HttpRequest) -> HttpResponse:
     form = AccountDeleteForm(request.POST or None, member=request.user)

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from accounts.signals import member_deleting
+        from games.services import member_leave_all
+
+        member_deleting.connect(member_leave_all, dispatch_uid="games-member-leave-all")

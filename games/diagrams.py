@@ -44,8 +44,13 @@ def diagram(kind: str, variant_key: str) -> Diagram:
     if kind not in KINDS:
         raise ValueError(f"no diagram kind {kind!r}")
     position = _start(variant_key)
-    if kind in ("fresh", "special"):
+    if kind == "fresh":
         return Diagram(position)
+    if kind == "special":
+        board = position.board
+        walled = {cell for wall in board.walls for cell in wall}
+        special = {i for i, value in enumerate(board.values) if value > 1}
+        return Diagram(position, gain=frozenset(special | set(board.paint) | walled))
     if kind == "chain":
         # The first position within a few moves where the best move chains through at
         # least three steps of its colour.

@@ -216,6 +216,18 @@ def rematch_offer(*, match_id: int, user: User, now: datetime) -> Match:
     return _bump(match)
 
 
+def member_leave_all(*, member: User, **kwargs) -> None:
+    """A member deletes their account: they resign every match they are still playing
+    (answers ``accounts.signals.member_deleting``, inside that transaction)."""
+    from django.utils import timezone
+
+    active = [Match.Status.PLAYING, Match.Status.BETWEEN_GAMES]
+    for match_id in Match.objects.filter(seats__member=member, status__in=active).values_list(
+        "pk", flat=True
+    ):
+        match_resign(match_id=match_id, user=member, now=timezone.now())
+
+
 # --- presence and chat ----------------------------------------------------------------
 
 

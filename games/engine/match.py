@@ -345,12 +345,15 @@ class MatchState:
             winners = tuple(s for s in range(self.seats) if s not in side)
             return replace(state, status=FINISHED, winners=winners, reason=reason)
         state = replace(state, out=(*self.out, seat), ready=self.ready - {seat})
+        last_side = len(state.active_sides()) <= 1
         if self.status == PLAYING and not game.over and seat not in game.position.out:
-            state = state._with_game(state._conceded(game, seat, reason))
-        if len(state.active_sides()) <= 1 and state.status != FINISHED:
+            conceded = state._conceded(game, seat, reason)
+            # The game's record is kept; whether the match goes on is decided below.
+            state = state._replace_current(conceded) if last_side else state._with_game(conceded)
+        if last_side:
             winners = tuple(s for side in state.active_sides() for s in side)
-            state = replace(state, status=FINISHED, winners=winners, reason=reason)
-        elif (
+            return replace(state, status=FINISHED, winners=winners, reason=reason)
+        if (
             state.status == BETWEEN_GAMES
             and state.ready
             and not ({s for s in range(self.seats) if s not in state.out} - state.ready)

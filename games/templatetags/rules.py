@@ -5,8 +5,9 @@ from __future__ import annotations
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.board_svg import render_board
 from games.colors import COLOR_NAMES
@@ -49,29 +50,40 @@ def diagram(kind: str, variant_key: str, caption: str = "") -> SafeString:
     variant = VARIANTS[variant_key]
     boards = []
     if found.colour is None:
-        title = _("A fresh board of %(name)s: %(size)s, %(colors)s colours, %(seats)s starts.") % {
+        facts = {
             "name": TOPICS[variant_key].name,
             "size": _size(variant),
             "colors": before.colors,
             "seats": before.seats,
         }
-        boards.append(render_board(before, title=title))
+        title = _("A fresh board of %(name)s: %(size)s, %(colors)s colours, %(seats)s starts.")
+        if found.gain:
+            title = _(
+                "A board of %(name)s: %(size)s, %(colors)s colours; its special cells are "
+                "highlighted."
+            )
+        boards.append(render_board(before, highlight=found.gain, title=title % facts))
     else:
         seat = LETTERS[before.to_move]
-        title = _(
+        count = len(found.gain)
+        title = ngettext(
+            "Before the move: %(seat)s chooses %(colour)s and gains the highlighted cell.",
             "Before the move: %(seat)s chooses %(colour)s "
-            "and gains the %(count)s highlighted cells."
-        ) % {"seat": seat, "colour": _colour(found.colour), "count": len(found.gain)}
+            "and gains the %(count)s highlighted cells.",
+            count,
+        ) % {"seat": seat, "colour": _colour(found.colour), "count": count}
         boards.append(render_board(before, highlight=found.gain, title=title))
         after = found.after
-        if kind == "decided" and after.winners:
+        winners = "+".join(LETTERS[s] for s in after.winners)
+        if kind == "decided" and after.winners and after.needed_to_win:
             title = _(
                 "After the move the game is over: %(winners)s won with %(score)s; "
                 "%(needed)s were needed to win."
-            ) % {
-                "winners": "+".join(LETTERS[s] for s in after.winners),
+            ) % {"winners": winners, "score": max(after.side_scores), "needed": after.needed_to_win}
+        elif kind == "decided" and after.winners:
+            title = _("After the move the game is over: %(winners)s won with %(score)s.") % {
+                "winners": winners,
                 "score": max(after.side_scores),
-                "needed": after.needed_to_win or "—",
             }
         else:
             title = _("After the move: %(seat)s has a score of %(score)s.") % {
@@ -80,7 +92,7 @@ def diagram(kind: str, variant_key: str, caption: str = "") -> SafeString:
             }
         boards.append(render_board(after, title=title))
     inner = format_html_join(
-        format_html('<span class="diagram-arrow" aria-hidden="true">→</span>'),
+        mark_safe('<span class="diagram-arrow" aria-hidden="true">→</span>'),
         '<div class="diagram-board">{}</div>',
         ((board,) for board in boards),
     )

@@ -54,3 +54,23 @@ def test_preferences_reject_unknown_language(client, make_member):
     assert response.status_code == 200
     alice.refresh_from_db()
     assert alice.language == ""
+
+
+def test_a_page_setting_saves_one_preference(client, make_member):
+    alice = make_member("alice")
+    client.force_login(alice)
+    response = client.post(reverse("preference_set"), {"name": "color_symbols", "value": "on"})
+    assert response.status_code == 204
+    alice.refresh_from_db()
+    assert alice.color_symbols and not alice.sound
+
+
+@pytest.mark.parametrize(
+    "data", [{"name": "is_superuser", "value": "on"}, {"name": "sound", "value": "maybe"}, {}]
+)
+def test_a_page_setting_refuses_nonsense(client, make_member, data):
+    alice = make_member("alice")
+    client.force_login(alice)
+    assert client.post(reverse("preference_set"), data).status_code == 400
+    alice.refresh_from_db()
+    assert not alice.is_superuser and not alice.sound

@@ -294,3 +294,29 @@ def test_four_players_resign_match_leaves_the_others_playing(new_table, make_mem
     assert match.status == Match.Status.PLAYING
     assert position_of(match).to_move == 1
     assert match.state["out"] == [0]
+
+
+def test_deleting_an_account_keeps_finished_matches_under_deleted_member(
+    fast_table, alice, bob, client
+):
+    from accounts.services import member_delete
+
+    services.match_resign(match_id=fast_table.pk, user=bob, now=T0)
+    member_delete(member=bob)
+    fast_table.refresh_from_db()
+    seats = list(fast_table.seats.all())
+    assert seats[1].member is None
+    assert seats[1].display_name == "deleted member"
+    response = client.get(f"/match/{fast_table.pk}/")
+    assert response.status_code == 200
+    assert "deleted member" in response.content.decode()
+
+
+def test_deleting_an_account_resigns_running_matches(fast_table, alice, bob):
+    from accounts.services import member_delete
+
+    member_delete(member=bob)
+    fast_table.refresh_from_db()
+    assert fast_table.status == Match.Status.FINISHED
+    assert fast_table.result_reason == "resigned"
+    assert fast_table.state["winners"] == [0]

@@ -1,0 +1,206 @@
+"""The table page in Chromium: two members play a whole Fast match over the websocket
+(one with the mouse and keys, the other on a touch phone with taps and keys) while a
+visitor watches; then they chat and take a rematch."""
+
+import re
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.board_svg import render_board
+from games.engine import Position
+from games.engine.match import MatchState
+from games.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# With this board, both greedy in game 1 (B wins it) and a careless B in game 2 (A wins
+# it), the match is 1–1 and A wins on total score.
+SEED = 6
+
+
+def current_state(match: Match) -> MatchState:
+    match.refresh_from_db()
+    return MatchState.from_dict(match.state)
+
+
+def legal(position: Position) -> list[int]:
+    return [c for c, reason in position.legal_colors().items() if reason is None]
+
+
+def greedy(position: Position) -> int:
+    return max(legal(position), key=lambda c: (len(position.preview(c)), -c))
+
+
+def careless(position: Position) -> int:
+    return min(legal(position), key=lambda c: (len(position.preview(c)), c))
+
+
+def cell_classes(page) -> list[str]:
+    return page.eval_on_selector_all(
+        ".board .cells polygon", "cells => cells.map(c => c.getAttribute('class'))"
+    )
+
+
+def button(page, colour: int):
+    return page.locator(f'#colours .colour[data-color="{colour}"]')
+
+
+def at(page, game: int, ply: int):
+    return page.locator(f'#table[data-game="{game}"][data-ply="{ply}"]')
+
+
+def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, screenshot):
+    alice, bob = make_member("alice"), make_member("bob")
+    match = services.match_create(
+        variant="fast", members=[alice, bob], now=timezone.now(), seed=SEED, clock="5+3"
+    )
+    url = f"{site.url}/match/{match.pk}/"
+    desk = browser.new_context(viewport={"width": 1280, "height": 900})
+    phone = browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True)
+    watcher = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(desk, alice)
+    login(phone, bob)
+    a, b, v = desk.new_page(), phone.new_page(), watcher.new_page()
+    for page in (a, b, v):
+        page.goto(url)
+    expect(a.locator("#spectators")).to_have_text("1 spectator")
+    expect(a.locator(".offline-badge")).to_have_count(0)
+    expect(a.locator('[data-clock-seat="A"]')).to_have_text("5:00")
+    expect(a.get_by_role("link", name="Rules: Fast 8×7")).to_have_attribute("href", "/rules/fast/")
+
+    # Pointing at a colour highlights exactly the cells it would take.
+    position = current_state(match).current.position
+    colour = greedy(position)
+    gain = len(position.preview(colour))
+    button(a, colour).hover()
+    expect(a.locator(".board polygon.hl")).to_have_count(gain)
+    tip = a.locator("#colour-tip")
+    expect(tip).to_be_visible()
+    expect(tip).to_have_text(re.compile(rf"^\w[\w ]*: {gain} cells?$"))
+    expect(button(a, colour)).to_have_attribute("data-tooltip", tip.inner_text())
+    screenshot(a, "table-desk-preview")
+
+    # Forbidden colours are dimmed and say why.
+    own, theirs = position.seat_colors
+    for forbidden, why in ((own, "your current colour"), (theirs, "bob's current colour")):
+        forbidden_button = button(a, forbidden)
+        expect(forbidden_button).to_have_attribute("aria-disabled", "true")
+        expect(forbidden_button).to_have_class(re.compile(r"\bforbidden\b"))
+        assert float(forbidden_button.evaluate("b => getComputedStyle(b).opacity")) < 0.5
+        forbidden_button.hover()
+        expect(tip).to_have_text(re.compile(f": {why}$"))
+        expect(a.locator(".board polygon.hl")).to_have_count(0)
+    expect(button(v, colour)).to_have_attribute("aria-disabled", "true")  # a spectator
+
+    # Colour symbols: shown at once and saved for the member.
+    symbol = a.locator(".board .sym").first
+    expect(symbol).to_be_hidden()
+    a.locator("#options summary").click()
+    with a.expect_response(re.compile(r"/account/preference/$")) as response:
+        a.get_by_label("Colour symbols").check()
+    assert response.value.status == 204
+    expect(symbol).to_be_visible()
+    alice.refresh_from_db()
+    assert alice.color_symbols is True
+    a.locator("#options summary").click()
+
+    pages = [a, b]
+    turns = [0, 0]
+    while True:
+        state = current_state(match)
+        if match.status == Match.Status.FINISHED:
+            break
+        if match.status == Match.Status.BETWEEN_GAMES:
+            for page in (a, b, v):
+                expect(page.locator("#table")).to_have_attribute("data-status", "between_games")
+            expect(b.locator("#game-results")).to_contain_text("bob won game 1")
+            screenshot(b, "table-phone-between-games")
+            a.get_by_role("button", name="Ready for the next game").click()
+            expect(b.locator("#ready-info")).to_have_text("Ready: alice")
+            b.get_by_role("button", name="Ready for the next game").click()
+            for page in (a, b, v):
+                expect(at(page, 2, 0)).to_have_count(1)
+            continue
+        game = state.current
+        position = game.position
+        seat = position.to_move
+        colour = greedy(position) if seat == 0 or game.number == 1 else careless(position)
+        page, turn = pages[seat], turns[seat]
+        turns[seat] += 1
+        if turn % 2:
+            page.keyboard.press(str(colour))
+        elif seat == 0:
+            button(page, colour).click()
+        else:  # touch: the first tap previews, the second plays
+            button(page, colour).tap()
+            expect(button(page, colour)).to_have_class(re.compile(r"\barmed\b"))
+            expect(page.locator(".board polygon.hl")).to_have_count(len(position.preview(colour)))
+            expect(at(page, game.number, game.ply)).to_have_count(1)
+            button(page, colour).tap()
+        for watching in (a, b, v):
+            expect(at(watching, game.number, game.ply + 1)).to_have_count(1)
+        if game.number == 1 and game.ply == 6:
+            screenshot(b, "table-phone-game-1")
+            screenshot(v, "table-spectator-game-1")
+    assert min(turns) >= 4  # both players used both ways of choosing
+
+    # The same result and the same final position for the players and the visitor.
+    assert match.result_reason == "totals"
+    banner = a.locator("#result")
+    expect(banner).to_have_text(
+        re.compile(r"^alice won the match 1–1 on total score \(\d+–\d+\)\.$")
+    )
+    text = banner.inner_text()
+    expect(b.locator("#result")).to_have_text(text)
+    expect(v.locator("#result")).to_have_text(text)
+    final = current_state(match).current.position
+    expected = re.findall(r'<polygon class="([^"]*)"', render_board(final))
+    assert cell_classes(a) == expected
+    assert cell_classes(b) == expected
+    assert cell_classes(v) == expected
+    expect(v.locator("#game-results li")).to_have_text(
+        [re.compile(r"^bob won game 1"), re.compile(r"^alice won game 2")]
+    )
+    expect(v.get_by_role("link", name="Log in to chat")).to_be_visible()
+    expect(v.locator("#resign-match")).to_be_hidden()
+
+    # Chat is escaped text; players see each other's messages.
+    a.locator("#chat-text").fill("gg <b>well played</b>")
+    a.locator("#chat-text").press("Enter")
+    for page in (b, v):
+        expect(page.locator(".chat-message .chat-text").last).to_have_text("gg <b>well played</b>")
+    screenshot(a, "table-desk-finished")
+    screenshot(b, "table-phone-finished")
+    screenshot(v, "table-spectator-finished")
+
+    # A rematch takes every client to the new match.
+    a.get_by_role("button", name="Rematch").click()
+    expect(b.locator("#rematch-info")).to_have_text("alice offered a rematch.")
+    b.get_by_role("button", name="Accept rematch").click()
+    expect(a).not_to_have_url(url)
+    match.refresh_from_db()
+    assert match.rematch_id is not None
+    for page in (a, b, v):
+        expect(page).to_have_url(f"{site.url}/match/{match.rematch_id}/")
+    for context in (desk, phone, watcher):
+        context.close()
+
+
+def test_table_new_form_shows_errors_and_starts_a_match(page, site, login, make_member):
+    alice = make_member("alice")
+    make_member("bob")
+    login(page.context, alice)
+    page.goto(site.url + "/")
+    page.get_by_role("link", name="New table").click()
+    page.get_by_label("Variant").select_option("fast")
+    page.get_by_label("Player B").fill("nobody")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".field-player_b .errorlist")).to_have_text("No member has that name.")
+    page.get_by_label("Player B").fill("bob")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page).to_have_url(re.compile(r"/match/\d+/$"))
+    expect(page.locator("#status-line")).to_contain_text("Your turn")
+    expect(page).to_have_title(re.compile(r"^▶ Your turn · "))
