@@ -113,8 +113,11 @@ def _obstacles_and_walls(
     obstacles: set[int] = set()
     walls: set[tuple[int, int]] = set()
     if variant.obstacles:
+        # pairs only (the centre is its own mirror), so the count comes out exact
         cells = [
-            i for i in range(size) if i not in near_start and _mirror(size, i) not in near_start
+            i
+            for i in range(size)
+            if i != _mirror(size, i) and not {i, _mirror(size, i)} & near_start
         ]
         rng.shuffle(cells)
         for cell in cells:
@@ -233,7 +236,8 @@ def _separate(
     """Start territories, re-drawing cells (in place) until no two of them touch."""
     start_colours = {colours[cell] for cell in starts}
     others = [c for c in range(1, variant.colors + 1) if c not in start_colours]
-    while True:
+    # every round re-draws at least one territory cell, so the loop ends
+    for _ in range(board.size):
         territories = [_territory(board, colours, start) for start in starts]
         later_side, earlier_side = set(), set()
         for later in range(1, len(starts)):
@@ -254,3 +258,4 @@ def _separate(
             colours[cell] = rng.choice(others)
             if variant.mirror:
                 colours[_mirror(board.size, cell)] = colours[cell]
+    raise RuntimeError(f"{variant.key}: start territories still touch")

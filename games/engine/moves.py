@@ -35,8 +35,8 @@ def legal_colors(pos: Position, seat: int) -> dict[int, LegalReason]:
     return reasons
 
 
-def check(pos: Position, colour: object) -> None:
-    """Raise :class:`IllegalMove` unless the seat to move may play ``colour``."""
+def check(pos: Position, colour: object) -> int:
+    """``colour`` if the seat to move may play it, else :class:`IllegalMove`."""
     k = pos.colors
     if isinstance(colour, bool) or not isinstance(colour, int):
         raise IllegalMove("palette", f"a move is a colour 1-{k} or 'swap', got {colour!r}")
@@ -50,6 +50,7 @@ def check(pos: Position, colour: object) -> None:
     for other in pos._opponents(mover):
         if pos.seat_colors[other] == colour:
             raise IllegalMove("opponent", f"colour {colour} is {LETTERS[other]}'s current colour")
+    return colour
 
 
 def resolve(pos: Position, colour: int) -> Resolution:

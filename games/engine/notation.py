@@ -2,12 +2,16 @@
 
     <shape> <width>x<height> <colours> <cells> <seat colours> <to move> [key=value ...]
 
-Optional fields, in canonical order, each omitted when empty:
+``hexagon`` boards give their side as the size (``8x8``). Cells, row by row from the top
+separated by ``/``: ``1``-``9`` a free cell of that colour, ``A``-``D`` a cell the seat
+owns, ``#`` an obstacle, ``*`` a free paint cell. Optional fields, in canonical order,
+each omitted when empty:
 
 - ``v=<cell>:<value>,…`` cell values other than 1 (2 or 3), sorted by cell;
 - ``w=<cell>-<cell>,…`` walls between neighbours, lower cell first, sorted;
 - ``t=AC/BD`` teams (four seats only);
-- ``pie=1`` the pie rule still applies: B may answer A's first move with ``swap``;
+- ``pie=1`` the pie rule applies: set on a fresh Vinco board and kept through A's first
+  move, so that B may answer ``swap``; B's answer, colour or swap, clears it;
 - ``out=<letters>`` (extension) seats that are out, in the order they went out
   (three or four seats, each playing for itself);
 - ``r=<letters>`` (extension) the seats of the side that conceded the game (two sides).

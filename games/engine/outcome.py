@@ -9,7 +9,7 @@ Otherwise the free regions are examined one by one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from games.engine.position import Position
@@ -30,79 +30,64 @@ class SideFigures:
     lead: int
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     scores: tuple[int, ...]
     side_scores: tuple[int, ...]
     side_potentials: tuple[int, ...]
     free_value: int | None  # countable value still free, when every region borders all sides
     over: bool
     winners: tuple[int, ...]
-    ranking: tuple[tuple[int, ...], ...]
 
 
 def compute_outcome(pos: Position) -> Outcome:
-    board = pos.board
-    value_of = board.value_of
+    value_of = pos.board.value_of
     teams = pos.sides
-    out = pos.out
-    scores = tuple(value_of(cells) for cells in pos._owned)
-    side_scores = tuple(sum(scores[seat] for seat in team) for team in teams)
-    active_sides = [n for n, team in enumerate(teams) if any(s not in out for s in team)]
-
-    free_value: int | None = None
-    if pos._settled and len(teams) == 2:
-        free_value = board.total_value - value_of(pos._dead_cells()) - sum(scores)
-        side_potentials = tuple(score + free_value for score in side_scores)
-        anything_free = free_value > 0
+    scores = tuple(map(value_of, pos._owned))
+    if len(teams) == len(scores):  # every seat is a side of its own, in seat order
+        side_scores = scores
     else:
-        potentials = list(side_scores)
-        anything_free = False
-        for region, border in pos._free_regions():
-            if border:
-                anything_free = True
-                value = value_of(region)
-                for side in {pos.side_of(seat) for seat in border}:
-                    potentials[side] += value
-        side_potentials = tuple(potentials)
+        side_scores = tuple(sum(scores[seat] for seat in team) for team in teams)
 
     if pos.resigned:
-        winner_side = teams[1 - pos.side_of(pos.resigned[0])]
-        return Outcome(
-            scores=scores,
-            side_scores=side_scores,
-            side_potentials=side_potentials,
-            free_value=free_value,
-            over=True,
-            winners=winner_side,
-            ranking=(winner_side, pos.resigned),
-        )
+        potentials = _side_potentials(pos, side_scores)
+        winners = teams[1 - pos.side_of(pos.resigned[0])]
+        return Outcome(scores, side_scores, potentials, None, True, winners)
 
+    if pos._settled and len(teams) == 2:
+        free_value = pos.countable - sum(scores)
+        a, b = side_scores
+        over = free_value == 0 or a > b + free_value or b > a + free_value
+        winners: tuple[int, ...] = ()
+        if over:
+            winners = teams[0] if a > b else teams[1] if b > a else teams[0] + teams[1]
+        potentials = (a + free_value, b + free_value)
+        return Outcome(scores, side_scores, potentials, free_value, over, tuple(sorted(winners)))
+
+    potentials = _side_potentials(pos, side_scores)
+    anything_free = any(border for _, border in pos._free_regions())
     # out seats neither win nor keep a decided game going: only active sides compete
-    decided = any(
-        all(side_scores[a] > side_potentials[b] for b in active_sides if b != a)
-        for a in active_sides
-    )
-    over = decided or not anything_free
-    winners: tuple[int, ...] = ()
-    if over:
-        top = max(side_scores[n] for n in active_sides)
-        winners = tuple(sorted(s for n in active_sides if side_scores[n] == top for s in teams[n]))
-    ranking: list[tuple[int, ...]] = []
-    for score in sorted({side_scores[n] for n in active_sides}, reverse=True):
-        ranking.append(
-            tuple(sorted(s for n in active_sides if side_scores[n] == score for s in teams[n]))
-        )
-    ranking.extend((seat,) for seat in reversed(out))
-    return Outcome(
-        scores=scores,
-        side_scores=side_scores,
-        side_potentials=side_potentials,
-        free_value=free_value,
-        over=over,
-        winners=winners,
-        ranking=tuple(ranking),
-    )
+    active = _active_sides(pos)
+    decided = any(all(side_scores[a] > potentials[b] for b in active if b != a) for a in active)
+    winners = ()
+    if decided or not anything_free:
+        top = max(side_scores[n] for n in active)
+        winners = tuple(sorted(s for n in active if side_scores[n] == top for s in teams[n]))
+    return Outcome(scores, side_scores, potentials, None, bool(winners), winners)
+
+
+def _active_sides(pos: Position) -> list[int]:
+    return [n for n, team in enumerate(pos.sides) if any(s not in pos.out for s in team)]
+
+
+def _side_potentials(pos: Position, side_scores: tuple[int, ...]) -> tuple[int, ...]:
+    potentials = list(side_scores)
+    value_of = pos.board.value_of
+    for region, border in pos._free_regions():
+        if border:
+            value = value_of(region)
+            for side in {pos.side_of(seat) for seat in border}:
+                potentials[side] += value
+    return tuple(potentials)
 
 
 def seat_potentials(pos: Position, outcome: Outcome) -> tuple[int, ...]:
@@ -117,6 +102,19 @@ def seat_potentials(pos: Position, outcome: Outcome) -> tuple[int, ...]:
             for seat in border:
                 potentials[seat] += value
     return tuple(potentials)
+
+
+def ranking(pos: Position, outcome: Outcome) -> tuple[tuple[int, ...], ...]:
+    """Seats from first place down, ties grouped (see :meth:`Position.ranking`)."""
+    teams = pos.sides
+    if pos.resigned:
+        return (outcome.winners, pos.resigned)
+    active = _active_sides(pos)
+    places = [
+        tuple(sorted(s for n in active if outcome.side_scores[n] == score for s in teams[n]))
+        for score in sorted({outcome.side_scores[n] for n in active}, reverse=True)
+    ]
+    return (*places, *((seat,) for seat in reversed(pos.out)))
 
 
 def side_figures(

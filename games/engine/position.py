@@ -24,6 +24,7 @@ from games.engine.outcome import (
     Outcome,
     SideFigures,
     compute_outcome,
+    ranking,
     seat_potentials,
     side_figures,
 )
@@ -45,6 +46,7 @@ class Position:
         "_board",
         "_colors",
         "_dead",
+        "_foes",
         "_free",
         "_out",
         "_outcome",
@@ -70,6 +72,7 @@ class Position:
     _to_move: int
     _teams: tuple[tuple[int, ...], ...]
     _side_of: tuple[int, ...]
+    _foes: tuple[tuple[int, ...], ...] | None  # per seat: active seats of the other sides
     _pie: bool
     _out: tuple[int, ...]
     _resigned: tuple[int, ...]
@@ -138,6 +141,7 @@ class Position:
         game._board, game._colors, game._palette = board, colors, tuple(palette)
         game._teams = teams
         game._side_of = tuple(next(n for n, t in enumerate(teams) if s in t) for s in seats)
+        game._foes = None
         return game._derive(
             tuple(owned),
             board.playable & ~all_owned,
@@ -171,6 +175,7 @@ class Position:
         pos._palette = self._palette
         pos._teams = self._teams
         pos._side_of = self._side_of
+        pos._foes = self._foes if out is None else None
         pos._owned = owned
         pos._free = free
         pos._seat_colors = self._seat_colors if seat_colors is None else seat_colors
@@ -300,16 +305,14 @@ class Position:
     def preview(self, colour: int) -> frozenset[int]:
         """Cells the seat to move would gain with ``colour`` (chain and enclosure):
         exactly what :meth:`play` gives it. Raises :class:`IllegalMove` like ``play``."""
-        moves.check(self, colour)
-        return self._board.cells_of(moves.resolve(self, colour).gain)
+        return self._board.cells_of(moves.resolve(self, moves.check(self, colour)).gain)
 
     def play(self, colour: Move) -> Position:
         """The position after the seat to move plays ``colour`` (or ``"swap"``); raises
         :class:`IllegalMove` with a ``reason`` if the rules forbid it."""
         if colour == "swap":
             return moves.swap(self)
-        moves.check(self, colour)
-        return moves.play(self, colour)  # type: ignore[arg-type]
+        return moves.play(self, moves.check(self, colour))
 
     # --- seats leaving ----------------------------------------------------------------
 
@@ -374,22 +377,27 @@ class Position:
     def ranking(self) -> tuple[tuple[int, ...], ...]:
         """Seats from first place down, ties grouped: the active sides by score (a side
         that conceded last), then the seats that are out, the one out earliest last."""
-        return self._result().ranking
+        return ranking(self, self._result())
 
     def _result(self) -> Outcome:
         if self._outcome is None:
             self._outcome = compute_outcome(self)
         return self._outcome
 
-    # --- helpers shared with outcome.py ----------------------------------------------
+    # --- package-internal helpers (moves, seating, outcome, notation) -----------------
 
     def _active(self) -> list[int]:
         return [seat for seat in range(self.seats) if seat not in self._out]
 
-    def _opponents(self, seat: int) -> list[int]:
+    def _opponents(self, seat: int) -> tuple[int, ...]:
         """Active seats of the other sides: their colours are forbidden to ``seat``."""
-        side = self._side_of[seat]
-        return [s for s in self._active() if self._side_of[s] != side]
+        if self._foes is None:
+            side_of, active = self._side_of, self._active()
+            self._foes = tuple(
+                tuple(s for s in active if side_of[s] != side_of[seat])
+                for seat in range(self.seats)
+            )
+        return self._foes[seat]
 
     def _turn_order(self, after: int) -> list[int]:
         seats = self.seats
@@ -427,6 +435,11 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_text({self.to_text()!r})"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled (cache, copy) as its FPN line; a plain function rather than the bound
+        # classmethod, which Twisted's method pickling (loaded under Daphne) gets wrong
+        return (_from_text, (self.to_text(),))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
@@ -434,3 +447,7 @@ class Position:
 
     def __hash__(self) -> int:
         return hash(self.to_text())
+
+
+def _from_text(text: str) -> Position:
+    return Position.from_text(text)

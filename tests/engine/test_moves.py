@@ -78,6 +78,10 @@ def test_a_dead_region_counts_for_nobody():
     assert pos.dead == {0}
     assert pos.countable == 8 and pos.needed_to_win == 5
     assert pos.potentials == (7, 7)
+    # still dead after a move: A's 3 takes 9, and 5 free cells can still be won
+    after = pos.play(3)
+    assert after.scores == (2, 1) and after.potentials == (7, 6)
+    assert after.countable == 8 and after.dead == {0}
     # the game ends when only dead cells are left free
     end = Position.from_text("square 4x3 5 1#BB/##BB/AAAA 4,5 A")
     assert end.dead == {0}
@@ -207,9 +211,13 @@ def test_settling_gives_a_region_bordering_one_side_to_its_lowest_bordering_seat
     settled = pos.settled()
     assert settled.territory(0) == {12, 2, 8, 13, 14}
     assert settled.territory(2) == {5, 4, 10}
-    # a region bordering both partners goes to the lower seat of the two
+    # a region bordering both partners goes to the lower seat of the two...
     corridor = Position.from_text("square 5x3 6 B#11C/##2##/A33#D 1,2,3,4 A t=AC/BD")
     assert corridor.settled().territory(0) == {10, 11, 12, 7, 2, 3}
+    # ...or to the partner who just moved, even with a move that takes nothing
+    moved = Position.from_text("square 5x3 6 B#11C/##2##/A33#D 1,2,3,4 C t=AC/BD")
+    assert moved.preview(5) == {2, 3, 7, 11, 12}
+    assert moved.play(5).territory(2) == {4, 2, 3, 7, 11, 12}
 
 
 def test_the_pie_rule_swap():

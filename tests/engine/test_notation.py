@@ -115,3 +115,14 @@ def test_malformed_fields_are_named(text, message):
 def test_not_a_string():
     with pytest.raises(ValueError, match="FPN is a string"):
         Position.from_text(None)
+
+
+def test_positions_pickle_as_their_notation():
+    import copy
+    import pickle
+
+    pos = VARIANTS["values"].new_position(seed=3)
+    pos = pos.play(pos.legal_moves()[0])
+    assert pickle.loads(pickle.dumps(pos)) == pos
+    assert copy.deepcopy(pos) == pos
+    assert pickle.loads(pickle.dumps(pos.board)) is pos.board

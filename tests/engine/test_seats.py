@@ -117,6 +117,21 @@ def test_a_team_concedes_in_pairs():
     assert conceded.to_text().endswith(" A t=AC/BD r=AC")
 
 
+def test_conceding_gives_each_region_to_the_lowest_bordering_seat_of_the_other_side():
+    #   B 1 2 C      regions: 1 2 (B, C), 4 8 (B, A), 7 11 (C, D), 13 14 (A, D)
+    #   3 # # 4
+    #   5 # # 6
+    #   A 1 2 D
+    pos = Position.from_text("square 4x4 7 B12C/3##4/5##6/A12D 1,2,3,7 A t=AC/BD")
+    conceded = pos.concede(0)
+    assert conceded.territory(1) == {0, 1, 2, 4, 8}
+    assert conceded.territory(3) == {15, 7, 11, 13, 14}
+    # a region bordering none of the winners (here C only, as read) goes to their first seat
+    lonely = Position.from_text("square 4x4 7 B12C/3##4/5###/A12D 1,2,3,7 A t=AC/BD")
+    assert lonely.owners()[7] is None
+    assert lonely.concede(0).owners()[7] == 1
+
+
 def test_conceding_with_three_sides_is_going_out():
     pos = Position.from_text(THREE)
     assert pos.concede(1) == pos.with_out(1)
