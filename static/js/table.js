@@ -258,28 +258,27 @@
         const swatch = el("span", "swatch sw-" + colour);
         swatch.append(el("span", "swatch-sym", palette[colour] ? palette[colour].symbol : ""));
         swatch.title = palette[colour] ? palette[colour].label : "";
-        row.append(swatch);
-        const name = el("span", "player-name");
-        name.append(el("span", "seat-letter", letter), el("strong", "", playerName(letter)));
-        if (letter === me()) name.append(el("span", "you-mark", "(" + t("you") + ")"));
-        row.append(name);
-        const rating = el("span", "rating", seat.rating === null ? "—" : String(Math.round(seat.rating)));
-        rating.title = t("rating");
-        row.append(rating);
+        const about = el("span", "player-about");
         if (toMove && letter === s.game.to_move) {
-          const mark = el("span", "badge turn-mark", "▶");
+          const mark = el("span", "turn-mark", "▶");
           mark.title = t("to_move_mark");
           mark.setAttribute("aria-label", t("to_move_mark"));
-          row.prepend(mark);
+          about.append(mark);
         }
+        about.append(el("span", "seat-letter", letter), el("strong", "player-name", playerName(letter)));
+        if (letter === me()) about.append(el("span", "you-mark", "(" + t("you") + ")"));
+        const rating = el("span", "rating", seat.rating === null ? "—" : String(Math.round(seat.rating)));
+        rating.title = t("rating");
+        about.append(rating);
         if (!seat.connected) {
           row.classList.add("offline");
-          row.append(el("span", "badge offline-badge", t("disconnected")));
+          about.append(el("span", "badge offline-badge", t("disconnected")));
         }
         if (seat.out) {
           row.classList.add("is-out");
-          row.append(el("span", "badge out-badge", t("out")));
+          about.append(el("span", "badge out-badge", t("out")));
         }
+        row.append(swatch, about);
         if (s.clock) {
           const clock = el("span", "clock");
           clock.dataset.clockSeat = letter;
@@ -367,6 +366,7 @@
     swap.disabled = pending;
     swap.title = t("tip.swap");
     root.classList.toggle("my-turn", yourTurn(state));
+    root.classList.toggle("idle", state.match.status !== "playing" || state.game.over);
     showPointed();
   }
 
@@ -476,10 +476,13 @@
     const s = state;
     const line = $("status-line");
     const parts = [];
-    if (s.match.format !== "single") parts.push(t("game_of", { number: s.game.number, total: 2 }));
+    const between = s.match.status === "between_games";
+    if (s.match.format !== "single" && !between) {
+      parts.push(t("game_of", { number: s.game.number, total: 2 }));
+    }
     if (s.match.status === "playing" && !s.game.over) {
       parts.push(yourTurn(s) ? t("your_turn") : t("to_move", { player: playerName(s.game.to_move) }));
-    } else if (s.match.status === "between_games") {
+    } else if (between) {
       parts.push(t("between", { number: s.game.number }));
     } else if (s.match.status === "finished") {
       parts.push(t("finished"));
@@ -840,6 +843,8 @@
       pending = false;
       renderButtons();
     }
+    // our view of the game was behind: fetch the whole state again
+    if (code === "stale" || code === "not_your_turn") send({ type: "sync" });
   }
 
   // --- options ----------------------------------------------------------------------
@@ -873,7 +878,7 @@
   // --- the socket -------------------------------------------------------------------
 
   let socket = null;
-  let backoff = 500;
+  let backoff = 1000;
 
   function send(message, action) {
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
@@ -888,7 +893,7 @@
     socket = ws;
     let first = true;
     ws.addEventListener("open", () => {
-      backoff = 500;
+      backoff = 1000;
       $("reconnecting").hidden = true;
     });
     ws.addEventListener("message", (event) => {
@@ -916,7 +921,7 @@
       }
       $("reconnecting").hidden = false;
       setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, 10000);
+      backoff = Math.min(backoff * 2, 15000);
     });
   }
 

@@ -2,23 +2,41 @@
 (one with the mouse and keys, the other on a touch phone with taps and keys) while a
 visitor watches; then they chat and take a rematch."""
 
+import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connections
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
 from games.board_svg import render_board
-from games.engine import Position
+from games.colors import COLOR_NAMES
+from games.engine import PALETTE, Position
 from games.engine.match import MatchState
 from games.models import Match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # With this board, both greedy in game 1 (B wins it) and a careless B in game 2 (A wins
-# it), the match is 1–1 and A wins on total score.
-SEED = 6
+# it), the match is 1–1 and A wins on total score; A's first move can gain 5 cells.
+SEED = 46
+
+
+def off_the_loop(service, **arguments):
+    """Call a service in another thread: its notifications go out with ``async_to_sync``,
+    which refuses to run in the thread where Playwright's event loop runs."""
+
+    def call():
+        try:
+            return service(**arguments)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
 
 
 def current_state(match: Match) -> MatchState:
@@ -54,8 +72,13 @@ def at(page, game: int, ply: int):
 
 def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, screenshot):
     alice, bob = make_member("alice"), make_member("bob")
-    match = services.match_create(
-        variant="fast", members=[alice, bob], now=timezone.now(), seed=SEED, clock="5+3"
+    match = off_the_loop(
+        services.match_create,
+        variant="fast",
+        members=[alice, bob],
+        now=timezone.now(),
+        seed=SEED,
+        clock="5+3",
     )
     url = f"{site.url}/match/{match.pk}/"
     desk = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -64,17 +87,22 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     login(desk, alice)
     login(phone, bob)
     a, b, v = desk.new_page(), phone.new_page(), watcher.new_page()
+    errors = []
     for page in (a, b, v):
+        page.on("pageerror", lambda error: errors.append(error))
         page.goto(url)
     expect(a.locator("#spectators")).to_have_text("1 spectator")
     expect(a.locator(".offline-badge")).to_have_count(0)
     expect(a.locator('[data-clock-seat="A"]')).to_have_text("5:00")
     expect(a.get_by_role("link", name="Rules: Fast 8×7")).to_have_attribute("href", "/rules/fast/")
+    assert b.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling
+    assert button(b, 1).bounding_box()["height"] >= 44  # big enough to tap
 
     # Pointing at a colour highlights exactly the cells it would take.
     position = current_state(match).current.position
     colour = greedy(position)
     gain = len(position.preview(colour))
+    assert gain > 1
     button(a, colour).hover()
     expect(a.locator(".board polygon.hl")).to_have_count(gain)
     tip = a.locator("#colour-tip")
@@ -142,6 +170,9 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
             button(page, colour).tap()
         for watching in (a, b, v):
             expect(at(watching, game.number, game.ply + 1)).to_have_count(1)
+        said = f"{['alice', 'bob'][seat]} played {COLOR_NAMES[PALETTE[colour].key]}, "
+        said += f"+{len(position.preview(colour))}"
+        expect(v.locator("#announcer")).to_have_text(re.compile("^" + re.escape(said)))
         if game.number == 1 and game.ply == 6:
             screenshot(b, "table-phone-game-1")
             screenshot(v, "table-spectator-game-1")
@@ -156,7 +187,8 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     text = banner.inner_text()
     expect(b.locator("#result")).to_have_text(text)
     expect(v.locator("#result")).to_have_text(text)
-    final = current_state(match).current.position
+    finished = current_state(match).current
+    final = finished.position
     expected = re.findall(r'<polygon class="([^"]*)"', render_board(final))
     assert cell_classes(a) == expected
     assert cell_classes(b) == expected
@@ -176,15 +208,20 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     screenshot(b, "table-phone-finished")
     screenshot(v, "table-spectator-finished")
 
-    # A rematch takes every client to the new match.
+    # A rematch takes every client to the new match, in the language each one reads.
+    v.goto(f"{site.url}/es/match/{match.pk}/")
+    expect(v.locator("html")).to_have_attribute("lang", "es")
+    expect(at(v, 2, finished.ply)).to_have_count(1)
     a.get_by_role("button", name="Rematch").click()
     expect(b.locator("#rematch-info")).to_have_text("alice offered a rematch.")
     b.get_by_role("button", name="Accept rematch").click()
     expect(a).not_to_have_url(url)
     match.refresh_from_db()
     assert match.rematch_id is not None
-    for page in (a, b, v):
+    for page in (a, b):
         expect(page).to_have_url(f"{site.url}/match/{match.rematch_id}/")
+    expect(v).to_have_url(f"{site.url}/es/match/{match.rematch_id}/")
+    assert not errors
     for context in (desk, phone, watcher):
         context.close()
 
@@ -204,3 +241,104 @@ def test_table_new_form_shows_errors_and_starts_a_match(page, site, login, make_
     expect(page).to_have_url(re.compile(r"/match/\d+/$"))
     expect(page.locator("#status-line")).to_contain_text("Your turn")
     expect(page).to_have_title(re.compile(r"^▶ Your turn · "))
+
+
+class Relay:
+    """Sits on the page's websocket (Playwright's ``route_web_socket``): forwards every
+    frame, can drop the server's next ``state``, and can cut the connection."""
+
+    def __init__(self, page):
+        self.routes = []
+        self.drop_next_state = False
+        self.sent: list[dict] = []
+        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self.open)
+
+    def open(self, route) -> None:
+        server = route.connect_to_server()
+        self.routes.append((route, server))
+
+        def from_page(message) -> None:
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def from_server(message) -> None:
+            if self.drop_next_state and json.loads(message)["type"] == "state":
+                self.drop_next_state = False  # lost on the way, as the channel layer may
+                return
+            route.send(message)
+
+        route.on_message(from_page)
+        server.on_message(from_server)
+
+    def cut(self) -> None:
+        route, server = self.routes[-1]
+        route.close()
+        server.close()
+
+
+def test_the_table_catches_up_after_lost_states_and_reconnects(browser, site, login, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, bob], now=timezone.now(), seed=SEED
+    )
+    url = f"{site.url}/match/{match.pk}/"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, alice)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    relay = Relay(page)
+    page.goto(url)
+    expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
+
+    def play(user, ply):
+        position = current_state(match).current.position
+        off_the_loop(
+            services.move_play,
+            match_id=match.pk,
+            user=user,
+            ply=ply,
+            color=greedy(position),
+            received_at=timezone.now(),
+        )
+
+    # Sound on: saved for the member; it beeps when her turn comes (no errors either way).
+    page.locator("#options summary").click()
+    with page.expect_response(re.compile(r"/account/preference/$")):
+        page.get_by_label("Sound on my turn").check()
+    alice.refresh_from_db()
+    assert alice.sound is True
+    page.locator("#options summary").click()
+
+    # The state of Alice's move elsewhere is lost: her page still offers her the move,
+    # the server answers "stale", and the page fetches the whole state.
+    seen = current_state(match).current.position
+    relay.drop_next_state = True
+    play(alice, 0)
+    button(page, greedy(seen)).click()
+    expect(page.locator("#table-error")).to_have_text(
+        "The board changed meanwhile; look again and choose."
+    )
+    expect(at(page, 1, 1)).to_have_count(1)
+    assert {"type": "sync"} in relay.sent
+
+    # A gap in the versions: the page shows the newer state and asks for a sync.
+    relay.drop_next_state = True
+    play(bob, 1)
+    spectator = browser.new_page()
+    spectator.goto(url)  # one more socket: a new version after the lost one
+    expect(at(page, 1, 2)).to_have_count(1)
+    expect(page.locator("#spectators")).to_have_text("1 spectator")
+
+    # The connection drops: "Reconnecting…", then the table goes on.
+    relay.cut()
+    expect(page.locator("#reconnecting")).to_be_visible()
+    expect(page.locator("#reconnecting")).to_be_hidden()
+    assert len(relay.routes) == 2
+    page.keyboard.press(str(greedy(current_state(match).current.position)))
+    expect(at(page, 1, 3)).to_have_count(1)
+    expect(at(spectator, 1, 3)).to_have_count(1)
+    assert relay.sent.count({"type": "sync"}) == 2  # after the stale move and after the gap
+    assert not errors
+    context.close()
+    spectator.close()
