@@ -140,7 +140,7 @@ def table_you(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """A player's own part of the state: legal colours with reasons, and previews when it
     is their turn. Spectators get ``seat: null`` and nothing else."""
     if seat is None:
-        return {"seat": None, "legal": {}, "previews": {}}
+        return {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
     position = Position.from_text(state["game"]["position"])
     legal = position.legal_colors(seat)
     previews: dict[str, list[int]] = {}

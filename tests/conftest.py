@@ -11,6 +11,12 @@ needs_services = pytest.mark.skipif(
 )
 
 
+def pytest_collection_modifyitems(items):
+    # Browser tests last: Playwright's sync API leaves an event loop running in the main
+    # thread, which later async tests and async_to_sync calls cannot share.
+    items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
+
+
 @pytest.fixture(autouse=True)
 def _english(settings):
     """Every test starts in the default language whatever the previous one activated."""

@@ -10,7 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const LETTERS = "ABCD";
   const lang = document.documentElement.lang || "en";
-  const pluralRules = new Intl.PluralRules(lang);
+  // The catalogues follow European Portuguese, where 0 takes the plural.
+  const pluralRules = new Intl.PluralRules(lang === "pt" ? "pt-PT" : lang);
   const baseTitle = document.title;
 
   // --- texts ------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from tests.conftest import SERVICES
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop.
 
-ARTIFACTS = Path(settings.BASE_DIR) / "test-results"
+# pytest-playwright empties its own test-results/ at every start: screenshots go elsewhere.
+ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
 
 
 def pytest_collection_modifyitems(items):

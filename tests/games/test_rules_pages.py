@@ -94,38 +94,50 @@ KEY_TERMS = {
 
 class ArticleText(HTMLParser):
     """The text of a page's ``<main>`` (SVG titles included: they are the diagrams' text
-    alternatives), with the text of each facts-table cell kept apart."""
+    alternatives); apart from it, the article's own prose (without the facts table) and the
+    text of each facts-table cell."""
 
     def __init__(self):
         super().__init__()
-        self.depth = 0
+        self.main = self.facts = 0
         self.parts: list[str] = []
+        self.prose_parts: list[str] = []
         self.cells: dict[str, str] = {}
         self._cell: str | None = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "main":
-            self.depth += 1
+            self.main += 1
+        if tag == "table" and "facts-table" in (attrs.get("class") or ""):
+            self.facts += 1
         if tag == "td" and (attrs.get("class") or "").startswith("fact-"):
             self._cell = attrs["class"]
             self.cells[self._cell] = ""
 
     def handle_endtag(self, tag):
         if tag == "main":
-            self.depth -= 1
+            self.main -= 1
+        if tag == "table" and self.facts:
+            self.facts -= 1
         if tag == "td":
             self._cell = None
 
     def handle_data(self, data):
-        if self.depth:
+        if self.main:
             self.parts.append(data)
+            if not self.facts:
+                self.prose_parts.append(data)
             if self._cell:
                 self.cells[self._cell] += data
 
     @property
     def text(self) -> str:
         return re.sub(r"\s+", " ", " ".join(self.parts)).strip()
+
+    @property
+    def prose(self) -> str:
+        return re.sub(r"\s+", " ", " ".join(self.prose_parts)).strip()
 
 
 def page(client, language: str, topic: str | None = None) -> ArticleText:
@@ -198,7 +210,7 @@ def test_variant_page_numbers_agree_with_the_engine(client, language, key):
     assert str(variant.cell_count) in facts["fact-board"]
     assert re.search(rf"\b{variant.seats}\b", facts["fact-seats"])
     # The prose names the variant's own board and colour count ...
-    prose = parsed.text.split(facts["fact-board"].strip()[:10])[0]
+    prose = parsed.prose
     assert size_text(variant) in prose, (
         f"{language}/{key}: size {size_text(variant)} not in the text"
     )

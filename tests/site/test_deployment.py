@@ -9,7 +9,7 @@ from tests.conftest import SERVICES, needs_services
 
 def test_check_deploy_passes_with_production_settings():
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DEBUG": "0",
         "SECRET_KEY": "x" * 20 + "-production-secret-with-enough-entropy-" + "y" * 20,
         "ALLOWED_HOSTS": "filler.example.org",
