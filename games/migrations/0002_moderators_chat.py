@@ -2,7 +2,11 @@ from django.db import migrations
 
 from accounts.moderation import grant_to_moderators, revoke_from_moderators
 
-PERMISSIONS = [("games", "view_chatmessage"), ("games", "delete_chatmessage"), ("games", "view_match")]
+PERMISSIONS = [
+    ("games", "view_chatmessage"),
+    ("games", "delete_chatmessage"),
+    ("games", "view_match"),
+]
 
 
 def grant(apps, schema_editor):
