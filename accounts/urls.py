@@ -3,7 +3,6 @@ from django.urls import path
 from accounts import views
 
 urlpatterns = [
-    path("@/<str:username>/", views.profile, name="profile"),
     path("account/preferences/", views.preferences, name="account_preferences"),
     path("account/delete/", views.account_delete, name="account_delete"),
     path("account/preference/", views.preference_set, name="preference_set"),

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils import translation
@@ -12,20 +12,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import selectors, services
+from accounts import services
 from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm
 from accounts.models import User
 
 
 def banned_response(request: HttpRequest, member: User) -> HttpResponse:
     return render(request, "accounts/banned.html", {"member": member}, status=403)
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    member = selectors.member_by_username(username)
-    if member is None:
-        raise Http404(_("No member has that name."))
-    return render(request, "accounts/profile.html", {"member": member})
 
 
 @login_required

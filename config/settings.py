@@ -97,7 +97,11 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60"))
+        )
+    }
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery
     # worker share this file and must never fail on "database is locked".

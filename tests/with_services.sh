@@ -48,6 +48,7 @@ export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/vog"
 export REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export REDIS_CACHE_URL="redis://127.0.0.1:$redis_port/1"
 export VOG_TEST_SERVICES=1
+export DB_CONN_MAX_AGE=0  # threads (Celery worker, Daphne) must not keep test connections open
 export VOG_VAR_DIR="$work/var"
 "$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres vog
 

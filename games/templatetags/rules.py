@@ -125,3 +125,9 @@ def thumbnail(variant_key: str) -> SafeString:
     return render_board(
         find_diagram("fresh", variant_key).before, css_class="thumbnail", marks=False
     )
+
+
+@register.simple_tag
+def topic_name(key: str) -> str:
+    """A variant's name in the page's language."""
+    return str(TOPICS[key].name)
