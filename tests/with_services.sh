@@ -54,4 +54,10 @@ export VOG_VAR_DIR="$work/var"
 
 echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
 [ "${VOG_SKIP_LINT:-}" = 1 ] || make --no-print-directory lint
-"$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider "$@"
+if [ $# -gt 0 ]; then  # a chosen part of the suite: bash tests/with_services.sh tests/games -x
+  "$BIN/python" -m pytest -p no:cacheprovider "$@"
+else
+  # The differential engine tests run on their own without coverage (tracing triples their time).
+  "$BIN/python" -m pytest -p no:cacheprovider -m differential -q tests/engine
+  "$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider -m "not differential"
+fi
