@@ -146,10 +146,7 @@ def move_play(
 @transaction.atomic
 def match_ready(*, match_id: int, user: User, now: datetime) -> Match:
     """The player is ready for the next game; it starts when every player is."""
-    match = locked_match(match_id)
-    seat = player_seat_or_error(match, user)
-    state = MatchState.from_dict(match.state)
-    return _commit(match, state, _event(state.ready_for_next, seat), now=now)
+    return _player_event(match_id, user, MatchState.ready_for_next, now=now)
 
 
 @transaction.atomic
@@ -169,19 +166,21 @@ def match_next_game_if_due(*, match_id: int, now: datetime) -> bool:
 @transaction.atomic
 def game_resign(*, match_id: int, user: User, now: datetime) -> Match:
     """Give up the current game only; the next game is still played."""
-    match = locked_match(match_id)
-    seat = player_seat_or_error(match, user)
-    state = MatchState.from_dict(match.state)
-    return _commit(match, state, _event(state.resign_game, seat), now=now)
+    return _player_event(match_id, user, MatchState.resign_game, now=now)
 
 
 @transaction.atomic
 def match_resign(*, match_id: int, user: User, now: datetime) -> Match:
     """Give up the match (three or four seats: leave it, the others play on)."""
+    return _player_event(match_id, user, MatchState.resign_match, now=now)
+
+
+def _player_event(match_id: int, user: User, event, *, now: datetime) -> Match:
+    """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
     match = locked_match(match_id)
     seat = player_seat_or_error(match, user)
     state = MatchState.from_dict(match.state)
-    return _commit(match, state, _event(state.resign_match, seat), now=now)
+    return _commit(match, state, _event(event, state, seat), now=now)
 
 
 @transaction.atomic
