@@ -79,10 +79,6 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.variant}"
 
-    @property
-    def group_name(self) -> str:
-        return f"table-{self.pk}"
-
 
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.engine import Position
 from games.engine.clock import Clock
 from games.engine.match import MatchState
-from games.models import SEAT_LETTERS, ChatMessage, Game, Match, Move, Seat
+from games.models import SEAT_LETTERS, ChatMessage, Game, Match, Seat
 
 CHAT_HISTORY = 100
 
@@ -194,6 +194,3 @@ def recent_matches_of(member, limit: int = 20) -> list[Match]:
         .order_by("-created_at")[:limit]
     )
 
-
-def move_count(match: Match) -> int:
-    return Move.objects.filter(game__match=match).count()
