@@ -193,4 +193,3 @@ def recent_matches_of(member, limit: int = 20) -> list[Match]:
         .prefetch_related(seats)
         .order_by("-created_at")[:limit]
     )
-
