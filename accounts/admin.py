@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from accounts import services
 from accounts.models import User
+from accounts.selectors import may_sanction
 
 
 class BanForm(forms.Form):
@@ -125,6 +126,25 @@ class UserAdmin(DjangoUserAdmin):
     def has_mute_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.mute_member")
 
+    def _sanctionable(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        """Only the members this moderator may sanction; says how many were left out."""
+        allowed = [m.pk for m in queryset if may_sanction(request.user, m)]
+        skipped = queryset.count() - len(allowed)
+        if skipped and "apply" not in request.POST:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d selected member is a moderator or an administrator and was "
+                    "left out.",
+                    "%(count)d selected members are moderators or administrators and were "
+                    "left out.",
+                    skipped,
+                )
+                % {"count": skipped},
+                messages.WARNING,
+            )
+        return queryset.filter(pk__in=allowed)
+
     def _form_action(self, request, queryset, form_class, title, apply):
         form = form_class(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
@@ -146,7 +166,7 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Ban selected members"), permissions=["ban"])
     def ban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        queryset = queryset.exclude(pk=request.user.pk).exclude(is_superuser=True)
+        queryset = self._sanctionable(request, queryset)
 
         def apply(member, data):
             services.member_ban(
@@ -166,6 +186,7 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Lift the ban of selected members"), permissions=["ban"])
     def unban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        queryset = self._sanctionable(request, queryset)
         for member in queryset:
             services.member_unban(member=member)
         count = queryset.count()
@@ -177,8 +198,10 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Mute selected members in chat"), permissions=["mute"])
     def mute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        queryset = self._sanctionable(request, queryset)
+
         def apply(member, data):
-            services.member_mute(member=member, until=data["until"])
+            services.member_mute(member=member, until=data["until"], by=request.user)
 
         response = self._form_action(request, queryset, MuteForm, _("Mute members"), apply)
         if response is None:
@@ -193,6 +216,7 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.action(description=_("Unmute selected members"), permissions=["mute"])
     def unmute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        queryset = self._sanctionable(request, queryset)
         for member in queryset:
             services.member_unmute(member=member)
         count = queryset.count()

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import translate_url
+from django.utils.http import escape_leading_slashes
 from django.utils.translation import get_language_from_path
 
 from accounts.selectors import preferred_language
@@ -36,7 +37,10 @@ class PreferredLanguageMiddleware:
         if request.method == "GET" and not get_language_from_path(request.path_info):
             language = preferred_language(request)
             if language and language != settings.LANGUAGE_CODE:
-                target = translate_url(request.get_full_path(), language)
-                if target != request.get_full_path():
+                # "//host/..." would be read by browsers as another site: a path of
+                # this site starts with exactly one slash.
+                current = escape_leading_slashes(request.get_full_path())
+                target = escape_leading_slashes(translate_url(current, language))
+                if target != current:
                     return HttpResponseRedirect(target)
         return self.get_response(request)

@@ -8,7 +8,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import events
 from accounts.models import User
+from accounts.selectors import may_sanction
 from accounts.signals import member_deleting
 
 PREFERENCE_FIELDS = ("language", "color_symbols", "sound")
@@ -16,6 +18,15 @@ PREFERENCE_FIELDS = ("language", "color_symbols", "sound")
 
 class InvalidPreference(ValueError):
     pass
+
+
+class NotAllowed(ValueError):
+    """A moderator tried to sanction someone they may not (SPEC: ordinary members only)."""
+
+
+def _check_sanction(by: User | None, member: User) -> None:
+    if not may_sanction(by, member):
+        raise NotAllowed(f"{by} may not sanction {member}")
 
 
 @transaction.atomic
@@ -48,7 +59,9 @@ def member_preferences_update(
 def member_ban(
     *, member: User, by: User | None, reason: str, until: datetime | None = None
 ) -> User:
-    """Ban a member: they cannot log in or play until ``until`` (or until unbanned)."""
+    """Ban a member: they cannot log in or play until ``until`` (or until unbanned); their
+    open sockets close at once."""
+    _check_sanction(by, member)
     reason = reason.strip()
     if not reason:
         raise ValueError("a ban needs a reason")
@@ -60,6 +73,8 @@ def member_ban(
     member.ban_reason = reason
     member.banned_by = by
     member.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    member_id = member.pk
+    transaction.on_commit(lambda: events.member_sockets_close(member_id, events.CLOSE_BANNED))
     return member
 
 
@@ -74,7 +89,9 @@ def member_unban(*, member: User) -> User:
 
 
 @transaction.atomic
-def member_mute(*, member: User, until: datetime | None = None) -> User:
+def member_mute(*, member: User, until: datetime | None = None, by: User | None = None) -> User:
+    """Mute a member in chat (their sockets answer chat with ``not_allowed``)."""
+    _check_sanction(by, member)
     member.chat_muted_at = timezone.now()
     member.chat_muted_until = until
     member.save(update_fields=["chat_muted_at", "chat_muted_until"])
@@ -97,4 +114,8 @@ def member_delete(*, member: User) -> None:
     """
     User.objects.select_for_update().filter(pk=member.pk).first()
     member_deleting.send(sender=User, member=member)
+    member_id = member.pk
     member.delete()
+    transaction.on_commit(
+        lambda: events.member_sockets_close(member_id, events.CLOSE_ACCOUNT_DELETED)
+    )

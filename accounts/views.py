@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,6 +16,19 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm
 from accounts.models import User
+
+
+def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
+    """The admin's login goes through the site's own, with its rate limit on failed
+    attempts; a member without staff rights is told so instead of being asked again."""
+    target = request.GET.get("next") or reverse("admin:index")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = reverse("admin:index")
+    if request.user.is_authenticated:
+        if request.user.is_staff:
+            return HttpResponseRedirect(target)
+        return render(request, "accounts/staff_only.html", status=403)
+    return HttpResponseRedirect(f"{reverse('account_login')}?{urlencode({'next': target})}")
 
 
 def banned_response(request: HttpRequest, member: User) -> HttpResponse:

@@ -1,4 +1,6 @@
-"""The Celery application: queues ``clocks`` (clock expiry) and ``default`` (the rest)."""
+"""The Celery application. Queues: ``clocks`` (flags, aborts, the next game: never behind
+anything else), ``bots`` (computer moves) and ``default`` (the rest: ratings, mail).
+All are declared here, so a worker started without ``-Q`` consumes every one."""
 
 import os
 
@@ -7,7 +9,9 @@ from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+QUEUES = ("clocks", "bots", "default")
+
 app = Celery("vog")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.task_queues = (Queue("clocks"), Queue("default"))
+app.conf.task_queues = tuple(Queue(name) for name in QUEUES)
 app.autodiscover_tasks()

@@ -1,13 +1,15 @@
 """Settings for the VOG Filler site.
 
-Every value comes from an environment variable with a safe local default, so that
-`make run` works on a fresh machine with nothing set (SQLite, the in-process channel
-layer, Celery on kombu's filesystem broker under ``var/``) and production is
-configured by ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``ALLOWED_HOSTS`` and
-the e-mail variables (see docs/deploy.md).
+Every value comes from an environment variable. The defaults are safe for production:
+``DEBUG`` is off and the site refuses to start without ``SECRET_KEY``. ``make run`` sets
+``DEBUG=1`` and a private Redis (``REDIS_URL``) itself; production is configured by
+``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``ALLOWED_HOSTS`` and the e-mail
+variables (see docs/deploy.md).
 """
 
 import os
+import secrets
+import sys
 from pathlib import Path
 
 import dj_database_url
@@ -28,12 +30,27 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+def env_float(name: str, default: float) -> float:
+    return float(os.environ.get(name, default))
+
+
+def _local_secret_key() -> str:
+    """A key of this machine's own for local runs (never a public string): made once, kept
+    in ``var/``."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "local-development-only-not-a-secret"
+        sys.exit("Refusing to start: SECRET_KEY is not set (set it, or DEBUG=1 for a local run).")
+    SECRET_KEY = _local_secret_key()
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -67,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.headers.SecurityHeadersMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.BannedMemberMiddleware",
@@ -95,13 +113,22 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if DATABASE_URL:
+# Lower-case names: the URLs hold passwords and are not settings (error pages never show
+# them; see DEFAULT_EXCEPTION_REPORTER_FILTER for the settings built from them).
+database_url = os.environ.get("DATABASE_URL", "")
+if database_url:
     DATABASES = {
         "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60"))
+            database_url, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60"))
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # A statement or a lock wait that hangs must fail, not hold a socket's thread.
+        DATABASES["default"]["OPTIONS"] = {
+            "options": "-c statement_timeout={0} -c lock_timeout={0}".format(
+                int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "5000"))
+            )
+        }
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery
     # worker share this file and must never fail on "database is locked".
@@ -119,32 +146,35 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer, cache, Celery broker -----------------------------------------
-REDIS_URL = os.environ.get("REDIS_URL", "")
-# The layer class is a setting: the lobby load benchmark chooses between the core and
-# the pub/sub layer (docs/performance.md).
+# ``redis://host:port/db`` or, for the private Redis of ``make run``, ``unix:///path.sock``.
+redis_url = os.environ.get("REDIS_URL", "")
+# The layer class is a setting: the load benchmark compares the core and the pub/sub layer.
 CHANNEL_LAYER_BACKEND = os.environ.get(
     "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
 )
-if REDIS_URL:
+if redis_url:
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [redis_url]}}
     }
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             # A database of its own lets tests flush the cache without touching queues.
-            "LOCATION": os.environ.get("REDIS_CACHE_URL", REDIS_URL),
+            "LOCATION": os.environ.get("REDIS_CACHE_URL", redis_url),
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vog"),
         }
     }
 else:
+    # Single-process tests only: another process (the Celery worker) cannot reach it.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_URL = (
+    redis_url.replace("unix://", "redis+socket://", 1) if redis_url else "filesystem://"
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {}
-    if REDIS_URL
+    if redis_url
     else {
         "data_folder_in": str(VAR_DIR / "celery" / "queue"),
         "data_folder_out": str(VAR_DIR / "celery" / "queue"),
@@ -158,12 +188,52 @@ for _folder in CELERY_BROKER_TRANSPORT_OPTIONS.values():
         Path(_folder).mkdir(parents=True, exist_ok=True)
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Clock expiry has its own queue so bot moves and rating recalculations never delay a flag.
-CELERY_TASK_ROUTES = {"games.tasks.clock_*": {"queue": "clocks"}}
+# Every queue is declared in config/celery.py, so a worker started without -Q takes them all.
+CELERY_TASK_ROUTES = {
+    "games.tasks.match_tick": {"queue": "clocks"},
+    "games.tasks.clocks_sweep": {"queue": "clocks"},
+    "games.tasks.bot_*": {"queue": "bots"},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BEAT_SCHEDULE = {
+    # The safety nets: whatever a scheduled task or a web process missed.
+    "clocks-sweep": {
+        "task": "games.tasks.clocks_sweep",
+        "schedule": env_float("CLOCKS_SWEEP_SECONDS", 5),
+    },
+    "presence-sweep": {
+        "task": "games.tasks.presence_sweep",
+        "schedule": env_float("PRESENCE_SWEEP_SECONDS", 15),
+    },
+}
+
+# --- Time at the tables -----------------------------------------------------------------
+# Every duration is a setting so tests can shorten it; the time source is one too
+# (a dotted path to a function returning an aware datetime), so tests inject time.
+GAME_TIME_SOURCE = os.environ.get("GAME_TIME_SOURCE", "django.utils.timezone.now")
+GAME_ABORT_SECONDS = env_float("GAME_ABORT_SECONDS", 30)  # no first move of game 1
+GAME_NEXT_GAME_SECONDS = env_float("GAME_NEXT_GAME_SECONDS", 60)  # the break between games
+GAME_ABANDON_SECONDS = env_float("GAME_ABANDON_SECONDS", 60)  # seat to move without a socket
+GAME_IDLE_SECONDS = env_float("GAME_IDLE_SECONDS", 300)  # no-clock tables: no move for so long
+GAME_REMATCH_SECONDS = env_float("GAME_REMATCH_SECONDS", 60)
+# Multiplies every clock preset's bank and increment (tests use short clocks; 1 in production).
+GAME_CLOCK_SCALE = env_float("GAME_CLOCK_SCALE", 1)
+PRESENCE_EXPIRY_SECONDS = env_float("PRESENCE_EXPIRY_SECONDS", 45)
+PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
+
+# --- Sockets ----------------------------------------------------------------------------
+SOCKETS_PER_TABLE = int(os.environ.get("SOCKETS_PER_TABLE", "10"))  # per member
+SOCKETS_PER_MEMBER = int(os.environ.get("SOCKETS_PER_MEMBER", "30"))
+SOCKET_RATE = (int(os.environ.get("SOCKET_RATE", "30")), 10.0)  # messages per seconds
+CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
+# Database work of sockets runs on this many threads per process; beyond DB_QUEUE_LIMIT
+# waiting calls a socket's request is refused at once with ``rate_limited``.
+DB_THREADS = int(os.environ.get("DB_THREADS", "4"))
+DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
 
 # --- Members --------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -185,7 +255,29 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
-ACCOUNT_USERNAME_BLACKLIST = ["admin", "api", "static", "ws", "deleted"]
+# Names that would pass for the site or its staff (checked without regard to case).
+ACCOUNT_USERNAME_BLACKLIST = [
+    "admin",
+    "administrator",
+    "root",
+    "moderator",
+    "moderators",
+    "mod",
+    "staff",
+    "support",
+    "help",
+    "vog",
+    "filler",
+    "system",
+    "official",
+    "security",
+    "api",
+    "static",
+    "ws",
+    "deleted",
+    "anonymous",
+    "guest",
+]
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
@@ -240,9 +332,16 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-# --- Security (production) ------------------------------------------------------------
+# --- Security ---------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+# Daphne holds a whole request body in memory before Django sees it: the proxy's limit is
+# the guard (docs/deploy.md); Django refuses anything larger than a form needs.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+# Error pages hide settings built from the database and Redis URLs (they hold passwords).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.headers.SecretsHidingFilter"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -4,31 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import TableError
 from games.models import Match, Seat
+from games.state import SeatRow
+
+SEAT_COLUMNS = ("seat", "member_id", "member__username", "rating", "connected", "absent_since")
 
 
-def seat_of(match: Match, user: Any) -> int | None:
-    """The seat index of ``user`` at ``match``, or None for spectators and visitors."""
+def seats_for(match_id: int) -> list[SeatRow]:
+    """The seats of a match in letter order: one query, no whole member rows."""
+    rows = Seat.objects.filter(match_id=match_id).order_by("seat").values_list(*SEAT_COLUMNS)
+    return [SeatRow(*row) for row in rows]
+
+
+def seat_of(seats: list[SeatRow], user: Any) -> int | None:
+    """The seat index of ``user`` among ``seats``, or None for spectators and visitors."""
     if user is None or not user.is_authenticated:
         return None
-    for seat in match.seats.all():
-        if seat.member_id == user.pk:
-            return seat.seat
+    for row in seats:
+        if row.member_id == user.pk:
+            return row.seat
     return None
 
 
-def player_seat_or_error(match: Match, user: Any) -> int:
+def player_seat_or_error(seats: list[SeatRow], user: Any) -> int:
     """The seat of a player who may act at this table; raises ``not_a_player`` otherwise."""
     if user is None or not user.is_authenticated:
-        raise TableError("not_a_player", "log in and take a seat to play")
-    if user.is_banned():
-        raise TableError("not_allowed", "your account is banned")
-    seat = seat_of(match, user)
+        raise TableError("not_a_player", _("Log in and take a seat to play."))
+    seat = seat_of(seats, user)
     if seat is None:
-        raise TableError("not_a_player", "you are not playing at this table")
+        raise TableError("not_a_player", _("You are not playing at this table."))
     return seat
 
 
@@ -39,9 +46,9 @@ def can_moderate(user: Any) -> bool:
 
 
 def locked_match(match_id: int) -> Match:
-    """The match row locked for the rest of the transaction (every change takes it)."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("member"))
-    match = Match.objects.select_for_update().prefetch_related(seats).filter(pk=match_id).first()
+    """The match row locked for the rest of the transaction (every change takes it). The
+    seats are read apart (``seats_for``), without their members' rows."""
+    match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
     if match is None:
-        raise TableError("not_found", "no such table")
+        raise TableError("not_found", _("This table does not exist."))
     return match

@@ -7,7 +7,7 @@ from games.models import ChatMessage, Game, Match, Move, Seat
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("seat", "member", "team", "rating", "connections")
+    fields = ("seat", "member", "team", "rating", "connected", "absent_since")
     readonly_fields = fields
     can_delete = False
 

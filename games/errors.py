@@ -1,7 +1,54 @@
-class TableError(ValueError):
-    """A request the table refuses. ``code`` is the protocol's error code (SPEC §7)."""
+"""The errors a table answers with, in the person's language."""
 
-    def __init__(self, code: str, message: str) -> None:
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.errors import IllegalMove
+from games.engine.match import MatchError
+
+
+class TableError(ValueError):
+    """A request the table refuses. ``code`` is the protocol's error code (SPEC §7);
+    ``message`` is for the person (translated when shown)."""
+
+    def __init__(self, code: str, message) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+# The engine speaks English for logs; people read these. Keys: the engine's messages
+# (fixed strings) and, for an illegal colour, the reason the engine gives.
+_ENGINE_MESSAGES = {
+    "this seat is out": _("You are out of this match."),
+    "it is not your turn": _("It is not your turn."),
+    "there is no next game to be ready for": _("There is no next game to be ready for."),
+    "there is no next game to start": _("There is no next game to start."),
+    "this seat is already out of this game": _("You are already out of this game."),
+    "the match can no longer be aborted": _("The match can no longer be aborted."),
+    "the match is not finished": _("The match is not finished."),
+    "no such seat": _("There is no such seat at this table."),
+    "this game is over; the next one has not started": _(
+        "This game is over; the next one has not started."
+    ),
+    "the match is over": _("The match is over."),
+    "this seat is already out": _("You are already out of this match."),
+}
+_ILLEGAL_MESSAGES = {
+    "own": _("That is your own colour: choose another."),
+    "opponent": _("An opponent has that colour now: choose another."),
+    "palette": _("There is no such colour on this board."),
+    "swap": _("Swapping is allowed only as the answer to the first move (pie rule)."),
+    "game_over": _("The game is over."),
+}
+
+
+def from_engine(error: MatchError) -> TableError:
+    """The engine's refusal as the table's error, with a message people can read."""
+    cause = error.__cause__
+    if isinstance(cause, IllegalMove):
+        message = _ILLEGAL_MESSAGES.get(cause.reason, _("You cannot choose that colour now."))
+    else:
+        message = _ENGINE_MESSAGES.get(str(error), _("That is not possible here or now."))
+    return TableError(error.code, message)

@@ -1,46 +1,93 @@
 """Notifications sent after a transaction commits. They are only hints: a client that
-misses one sees a gap in ``version`` and asks for the whole state again."""
+misses one sees a gap in ``version`` and asks for the whole state again.
+
+A change made over a socket is sent by that socket's consumer, from the event loop: the
+service's after-commit hooks put the messages in the outbox that ``capture()`` opened,
+and the consumer sends them once the database call returns. Elsewhere (Celery tasks,
+web views) the hooks send at once.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+Outbox = list[tuple[str, dict[str, Any]]]
+_outbox: contextvars.ContextVar[Outbox | None] = contextvars.ContextVar("outbox", default=None)
 
-def group_name(match_id: int) -> str:
+LOBBY_GROUP = "lobby"
+
+
+def table_group(match_id: int) -> str:
     return f"table-{match_id}"
 
 
-def _send(match_id: int, message: dict) -> None:
+# The old name, kept for callers elsewhere.
+group_name = table_group
+
+
+@contextlib.contextmanager
+def capture() -> Iterator[Outbox]:
+    """Collect the messages sent inside the block instead of sending them."""
+    box: Outbox = []
+    token = _outbox.set(box)
+    try:
+        yield box
+    finally:
+        _outbox.reset(token)
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    box = _outbox.get()
+    if box is not None:
+        box.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(group_name(match_id), message)
+        async_to_sync(layer.group_send)(group, message)
 
 
-def table_changed(match_id: int) -> None:
-    """Every socket at the table gets the new public state (each adds its own ``you``)."""
-    from games.selectors import table_state
-
-    state = table_state(match_id)
-    if state is not None:
-        _send(match_id, {"type": "table.state", "state": state})
+async def flush(box: Outbox) -> None:
+    """Send what ``capture()`` collected (from the consumer's event loop)."""
+    layer = get_channel_layer()
+    for group, message in box:
+        await layer.group_send(group, message)
 
 
-def chat_posted(message_id: int) -> None:
-    from games.models import ChatMessage
-    from games.selectors import chat_payload
+def table_changed(match_id: int, state: dict[str, Any], deadline: datetime | None) -> None:
+    """Every socket at the table gets the new public state (each adds its own ``you``);
+    each web process also watches the table's ``deadline``."""
+    send(
+        table_group(match_id),
+        {
+            "type": "table.state",
+            "state": state,
+            "deadline": deadline.isoformat() if deadline else None,
+        },
+    )
 
-    message = ChatMessage.objects.select_related("author").filter(pk=message_id).first()
-    if message is not None:
-        _send(
-            message.match_id,
-            {"type": "table.chat", "audience": message.audience, "message": chat_payload(message)},
-        )
+
+def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:
+    send(table_group(match_id), {"type": "table.chat", "audience": audience, "message": payload})
 
 
-def between_games_started(match_id: int) -> None:
-    """Game 2 starts 60 s after game 1 ended if the players have not all pressed ready."""
-    from games.services import NEXT_GAME_WAIT
-    from games.tasks import next_game_start
+def lobby_changed() -> None:
+    """The lobby's lists changed (a table opened, filled, started or ended)."""
+    send(LOBBY_GROUP, {"type": "lobby.changed"})
 
-    next_game_start.apply_async(args=[match_id], countdown=NEXT_GAME_WAIT.total_seconds() + 1)
+
+def tick_at(match_id: int, deadline: datetime, now: datetime) -> None:
+    """Have the worker look at the match when its deadline comes (the ``clocks`` queue).
+    Sent by name: this module stays below ``tasks``."""
+    from celery import current_app
+
+    countdown = max(0.0, (deadline - now).total_seconds())
+    current_app.send_task(
+        "games.tasks.match_tick", args=[match_id, deadline.isoformat()], countdown=countdown
+    )

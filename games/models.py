@@ -50,8 +50,16 @@ class Match(models.Model):
     state = models.JSONField(_("state"), default=dict, blank=True)
     clock_state = models.JSONField(_("clock state"), null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=0)
+    #: when the seat to move got the turn (abort, idle no-clock tables)
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    #: the next moment something happens by itself (a flag, an abort, game 2): the sweep's index
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    current_game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     token = models.CharField(_("token"), max_length=32, unique=True, default=_token)
     result_reason = models.CharField(_("result"), max_length=16, blank=True)
+    #: sockets open by non-players (kept by ``services.presence_refresh``)
     spectators = models.PositiveIntegerField(_("spectators"), default=0)
     rematch = models.OneToOneField(
         "self",
@@ -93,7 +101,10 @@ class Seat(models.Model):
     )
     team = models.PositiveSmallIntegerField(_("team"), default=0)
     rating = models.FloatField(_("rating"), null=True, blank=True)
-    connections = models.PositiveSmallIntegerField(default=0)
+    #: a present socket now (kept by ``services.presence_refresh``)
+    connected = models.BooleanField(_("connected"), default=False)
+    #: since when the seat has had no present socket (abandonment)
+    absent_since = models.DateTimeField(_("absent since"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -190,3 +201,34 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+class Presence(models.Model):
+    """One open socket, known by its channel name. It counts while it has sent something
+    in the last ``PRESENCE_EXPIRY_SECONDS``, whether or not the process holding it lives."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="presences",
+    )
+    #: the table the socket watches or plays at; empty for a socket of the lobby
+    match = models.ForeignKey(
+        Match, null=True, blank=True, on_delete=models.CASCADE, related_name="presences"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    opened_at = models.DateTimeField()
+    last_seen = models.DateTimeField(db_index=True)
+    #: closed cleanly; kept until the next refresh reads when the seat was left
+    closed = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("open socket")
+        verbose_name_plural = _("open sockets")
+        indexes = [models.Index(fields=["match", "last_seen"], name="presence_match_seen")]
+
+    def __str__(self) -> str:
+        return self.channel_name

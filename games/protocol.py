@@ -5,19 +5,25 @@ Move(color=3, ply=12)
 >>> parse('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-games.errors.TableError: unknown message type 'dance'
+games.errors.TableError: Unknown message type 'dance'.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import TableError
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_LENGTH = 500
+# Control characters (NUL among them: PostgreSQL refuses it in text), lone surrogates and
+# private-use characters have no place in a chat line.
+_FORBIDDEN_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +44,27 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Simple:
-    """A message with no fields: ready, sync, claim, rematch, hint, takeback."""
+    """A message with no fields: ready, sync, claim, rematch, hint, takeback, ping."""
 
     type: str
 
 
-SIMPLE_TYPES = {"ready", "sync", "claim", "rematch", "hint", "takeback"}
+SIMPLE_TYPES = {"ready", "sync", "claim", "rematch", "hint", "takeback", "ping"}
 Message = Move | Resign | Chat | Simple
 
 
-def _bad(message: str) -> TableError:
+def _bad(message) -> TableError:
     return TableError("bad_message", message)
+
+
+def check_text(text: str) -> str:
+    """A chat line as it may be stored: trimmed, 1–500 characters, no control characters."""
+    text = text.strip()
+    if not text or len(text) > MAX_CHAT_LENGTH:
+        raise _bad(_("A chat message has 1 to %(max)d characters.") % {"max": MAX_CHAT_LENGTH})
+    if any(unicodedata.category(char) in _FORBIDDEN_CATEGORIES for char in text):
+        raise _bad(_("A chat message cannot hold control characters."))
+    return text
 
 
 def _is_int(value: Any) -> bool:
@@ -58,49 +74,50 @@ def _is_int(value: Any) -> bool:
 def parse(text: str | None, data: bytes | None = None) -> Message:
     """Turn one websocket frame into a message or raise ``TableError``."""
     if text is None:
-        raise _bad("send JSON text frames")
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
-        raise _bad(f"a message may not be longer than {MAX_MESSAGE_BYTES} bytes")
+        raise _bad(_("Send JSON text frames."))
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise _bad(
+            _("A message may not be longer than %(max)d bytes.") % {"max": MAX_MESSAGE_BYTES}
+        )
     try:
         payload = json.loads(text)
     except ValueError:
-        raise _bad("a message must be JSON") from None
+        raise _bad(_("A message must be JSON.")) from None
     if not isinstance(payload, dict):
-        raise _bad("a message must be a JSON object")
+        raise _bad(_("A message must be a JSON object."))
     kind = payload.get("type")
     if not isinstance(kind, str):
-        raise _bad("a message needs a string 'type'")
+        raise _bad(_("A message needs a string 'type'."))
     if kind == "move":
         return _move(payload)
     if kind == "resign":
         scope = payload.get("scope")
         if scope not in ("game", "match"):
-            raise _bad("'scope' must be 'game' or 'match'")
+            raise _bad(_("'scope' must be 'game' or 'match'."))
         return Resign(scope)
     if kind == "chat":
         text = payload.get("text")
         if not isinstance(text, str):
-            raise _bad("'text' must be a string")
-        if not text.strip() or len(text) > MAX_CHAT_LENGTH:
-            raise _bad(f"a chat message has 1 to {MAX_CHAT_LENGTH} characters")
-        return Chat(text)
+            raise _bad(_("'text' must be a string."))
+        return Chat(check_text(text))
     if kind in SIMPLE_TYPES:
         return Simple(kind)
-    raise _bad(f"unknown message type {kind[:40]!r}")
+    raise _bad(_("Unknown message type %(type)r.") % {"type": kind[:40]})
 
 
 def _move(payload: dict[str, Any]) -> Move:
     color, ply = payload.get("color"), payload.get("ply")
     if not _is_int(ply) or ply < 0:
-        raise _bad("'ply' must be a whole number, the moves already played in this game")
+        raise _bad(_("'ply' must be a whole number: the moves already played in this game."))
     if color == "swap":
         return Move(color, ply)
     if not _is_int(color):
-        raise _bad("'color' must be a colour number 1-9 or 'swap'")
+        raise _bad(_("'color' must be a colour number 1-9 or 'swap'."))
     if not 1 <= color <= 9:
-        raise TableError("illegal_color", f"there is no colour {color}; colours are 1-9")
+        raise TableError("illegal_color", _("There is no such colour: colours are 1-9."))
     return Move(color, ply)
 
 
-def error(code: str, message: str) -> dict[str, str]:
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message) -> dict[str, str]:
+    """An error message for the socket, in the language active now."""
+    return {"type": "error", "code": code, "message": str(message)}

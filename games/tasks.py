@@ -1,12 +1,47 @@
-"""Celery tasks: thin wrappers around services. Each is idempotent (a task delivered twice
-does nothing the second time)."""
+"""Celery tasks: thin wrappers around services. Each is idempotent (a task delivered twice,
+late or early, does nothing more)."""
+
+from __future__ import annotations
+
+from datetime import datetime
 
 from celery import shared_task
-from django.utils import timezone
+from django.db.models import Q
 
-from games import services
+from games import services, timing
+from games.models import Match
+
+
+@shared_task(ignore_result=True)
+def match_tick(match_id: int, deadline: str | None = None) -> bool:
+    """Scheduled for a match's deadline (queue ``clocks``): flag, abort or start game 2
+    if that is still due."""
+    return services.match_tick(
+        match_id=match_id,
+        now=timing.now(),
+        deadline=datetime.fromisoformat(deadline) if deadline else None,
+    )
+
+
+@shared_task(ignore_result=True)
+def clocks_sweep() -> int:
+    """Every few seconds (beat, queue ``clocks``): whatever a scheduled task missed (the
+    worker was down, the broker restarted). Returns the matches that changed."""
+    now = timing.now()
+    due = Match.objects.filter(
+        Q(status=Match.Status.PLAYING) | Q(status=Match.Status.BETWEEN_GAMES),
+        deadline__lte=now,
+    ).values_list("pk", flat=True)
+    return sum(services.match_tick(match_id=match_id, now=now) for match_id in list(due))
+
+
+@shared_task(ignore_result=True)
+def presence_sweep() -> int:
+    """Every few seconds (beat): forget sockets that stopped counting, wherever they were."""
+    return services.presence_sweep(now=timing.now())
 
 
 @shared_task(ignore_result=True)
 def next_game_start(match_id: int) -> bool:
-    return services.match_next_game_if_due(match_id=match_id, now=timezone.now())
+    """Tasks queued before ``match_tick`` existed (the same service)."""
+    return services.match_tick(match_id=match_id, now=timing.now())

@@ -10,10 +10,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import access, selectors, services
+from games import access, selectors, services, timing
+from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
 from games.engine import VARIANTS, Position
+from games.engine.match import MatchState
 from games.errors import TableError
 from games.forms import TableForm
 from games.topics import TOPICS, VARIANT_TOPICS
@@ -24,10 +26,11 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     match = selectors.match_for_table(match_id)
     if match is None:
         raise Http404(_("No such table."))
-    state = selectors.build_table_state(match, now=timezone.now())
-    seat = access.seat_of(match, request.user)
+    seats = access.seats_for(match.pk)
+    state = public.build(match, MatchState.from_dict(match.state), seats, now=timing.now())
+    seat = access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
-    state["you"] = selectors.table_you(state, seat)
+    state["you"] = public.you(state, seat)
     return render(
         request,
         "games/table.html",

@@ -29,10 +29,13 @@ def _english(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Rate limits live in the cache; no test sees another's counters."""
+    """No test sees another's cache, and each starts at the injected time T0."""
     from django.core.cache import cache
 
+    from tests import timeshift
+
     cache.clear()
+    timeshift.set_now(timeshift.T0)
     yield
 
 

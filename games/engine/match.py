@@ -54,6 +54,8 @@ class GameState:
     corners: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     reason: str | None = None
+    #: per move, (seat that moved, cells it gained): what the move list shows
+    log: tuple[tuple[int, int], ...] = ()
 
     @property
     def ply(self) -> int:
@@ -82,18 +84,23 @@ class GameState:
             "corners": list(self.corners),
             "winners": list(self.winners),
             "reason": self.reason,
+            "log": [list(entry) for entry in self.log],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
+        start = Position.from_text(data["start"])
+        moves = tuple(data["moves"])
+        log = data.get("log")
         return cls(
             number=data["number"],
-            start=Position.from_text(data["start"]),
+            start=start,
             position=Position.from_text(data["position"]),
-            moves=tuple(data["moves"]),
+            moves=moves,
             corners=tuple(data["corners"]),
             winners=tuple(data["winners"]),
             reason=data["reason"],
+            log=tuple(map(tuple, log)) if log is not None else _replayed_log(start, moves),
         )
 
 
@@ -204,7 +211,13 @@ class MatchState:
             position = game.position.play(colour)
         except IllegalMove as error:
             raise MatchError("illegal_color", str(error)) from error
-        game = replace(game, position=position, moves=(*game.moves, colour))
+        gained = _gained(game.position, position, seat, colour)
+        game = replace(
+            game,
+            position=position,
+            moves=(*game.moves, colour),
+            log=(*game.log, (seat, gained)),
+        )
         if position.is_over:
             reason = (
                 LAST_SIDE
@@ -263,10 +276,15 @@ class MatchState:
     def abandon(self, seat: int) -> MatchState:
         return self._leave(seat, ABANDONED)
 
-    def abort(self) -> MatchState:
-        if not self.can_abort:
+    def abort(self, *, forced: bool = False) -> MatchState:
+        """No result (SPEC §3: the first moves did not come). ``forced``: a moderator ends a
+        stuck match at any point before its end, also without a result."""
+        if forced:
+            if self.status not in (PLAYING, BETWEEN_GAMES):
+                raise MatchError("game_over", "the match is over")
+        elif not self.can_abort:
             raise MatchError("not_allowed", "the match can no longer be aborted")
-        return replace(self, status=ABORTED, reason=ABORTED)
+        return replace(self, status=ABORTED, reason=ABORTED, ready=frozenset())
 
     # --- rated results ----------------------------------------------------------------
 
@@ -385,6 +403,26 @@ class MatchState:
         runner_up_points = [points[s] for s in active if s not in top]
         reason = POINTS if not runner_up_points or max(runner_up_points) < best[0] else TOTALS
         return replace(self, status=FINISHED, winners=top, reason=reason)
+
+
+def _gained(before: Position, after: Position, seat: int, colour: int | str) -> int:
+    """Cells a move added to the mover's territory (the pie rule's swap gains none)."""
+    if colour == "swap":
+        return 0
+    return len(after.territory(seat)) - len(before.territory(seat))
+
+
+def _replayed_log(start: Position, moves: tuple[int | str, ...]) -> tuple[tuple[int, int], ...]:
+    """The move log of a game stored before the log was kept: replay its moves (a
+    resignation in between does not move, so the replay stops where the moves do)."""
+    log = []
+    position = start
+    for colour in moves:
+        seat = position.to_move
+        after = position.play(colour)
+        log.append((seat, _gained(position, after, seat, colour)))
+        position = after
+    return tuple(log)
 
 
 def _side_index(position: Position, seat: int) -> int:

@@ -1,5 +1,4 @@
 import json
-from datetime import UTC, datetime
 
 import pytest
 import pytest_asyncio
@@ -10,8 +9,7 @@ from django.test import Client
 
 from games import services
 from games.engine import Position
-
-T0 = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+from tests.timeshift import T0  # the time every test starts at
 
 
 @pytest.fixture

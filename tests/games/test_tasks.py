@@ -1,15 +1,14 @@
 """Celery tasks with a real worker on the real broker (Redis in CI)."""
 
 import time
-from datetime import timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from django.utils import timezone
 
 from config.celery import app
 from games import services, tasks
 from games.models import Game, Match
+from tests import timeshift
 from tests.conftest import needs_services
 from tests.games.conftest import T0
 
@@ -33,10 +32,8 @@ def wait_for(predicate, timeout=20.0):
 
 def test_worker_starts_the_next_game_once_the_break_is_over(worker, fast_table, alice):
     services.game_resign(match_id=fast_table.pk, user=alice, now=T0)
-    # The break began 61 s ago (time injected through the stored end of game 1).
-    Game.objects.filter(match=fast_table, number=1).update(
-        finished_at=timezone.now() - timedelta(seconds=61)
-    )
-    tasks.next_game_start.delay(fast_table.pk)
+    tasks.match_tick.delay(fast_table.pk)  # too early: nothing happens
+    timeshift.advance(61)
+    tasks.match_tick.delay(fast_table.pk)
     assert wait_for(lambda: Match.objects.get(pk=fast_table.pk).status == Match.Status.PLAYING)
     assert Game.objects.filter(match=fast_table).count() == 2

@@ -1,0 +1,44 @@
+"""Telling a member's open sockets that their standing changed.
+
+Every socket of a signed-in member joins two groups: one of the member and one of the
+session it was opened with. A ban or an account deletion closes the member's sockets, a
+logout closes that session's, within a second, with the close codes below
+(docs/protocol.md). Each socket also re-reads the member's standing with every message,
+so nothing sent before the close arrives acts (``accounts.selectors.member_standing``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+CLOSE_SESSION_ENDED = 4401  # logged out, or the session expired
+CLOSE_BANNED = 4403
+CLOSE_ACCOUNT_DELETED = 4410
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY_SOCKETS = 4429
+
+
+def member_group(member_id: int) -> str:
+    return f"member-{member_id}"
+
+
+def session_group(session_key: str) -> str:
+    # Group names are limited in length and characters; the key itself never leaves here.
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def _close(group: str, code: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, {"type": "socket.close", "code": code})
+
+
+def member_sockets_close(member_id: int, code: int) -> None:
+    _close(member_group(member_id), code)
+
+
+def session_sockets_close(session_key: str) -> None:
+    _close(session_group(session_key), CLOSE_SESSION_ENDED)

@@ -1,0 +1,53 @@
+"""Every write at a table: one transaction each, the match row locked for every change.
+
+Services drive the engine's pure :class:`MatchState` and store what it returns; the
+events they cause go out after the transaction commits (``games.events``), so a
+rolled-back change is never broadcast. Times are passed in (``now``, ``received_at``):
+the consumer stamps a move when it arrives, tests inject the time they need.
+
+The functions live in modules by concern and are all importable from here:
+``matches`` (create, move, ready, resign, claim, the clock's tick, rematch),
+``presence`` (sockets that come, send and go) and ``chat``.
+"""
+
+from games.services.chat import chat_post
+from games.services.matches import (
+    game_resign,
+    match_abort,
+    match_claim,
+    match_create,
+    match_next_game_if_due,
+    match_ready,
+    match_resign,
+    match_tick,
+    member_leave_all,
+    move_play,
+    rematch_offer,
+)
+from games.services.presence import (
+    presence_refresh,
+    presence_sweep,
+    socket_close,
+    socket_open,
+    socket_seen,
+)
+
+__all__ = [
+    "chat_post",
+    "game_resign",
+    "match_abort",
+    "match_claim",
+    "match_create",
+    "match_next_game_if_due",
+    "match_ready",
+    "match_resign",
+    "match_tick",
+    "member_leave_all",
+    "move_play",
+    "presence_refresh",
+    "presence_sweep",
+    "rematch_offer",
+    "socket_close",
+    "socket_open",
+    "socket_seen",
+]

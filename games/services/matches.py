@@ -1,0 +1,444 @@
+"""Matches: create and start, play, ready, resign, claim, the clock's tick, rematch.
+
+Each function is one transaction that locks the match row. ``_commit`` stores what the
+engine returned, builds the new public state from what it holds (no read-back), saves
+only the columns that changed, and registers the notifications for after the commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import events, timing
+from games import state as public
+from games.access import locked_match, player_seat_or_error, seats_for
+from games.engine import VARIANTS, Position
+from games.engine.clock import PRESETS, Clock, parse_preset
+from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
+from games.errors import TableError, from_engine
+from games.models import Game, Match, Move, Seat
+from games.state import SeatRow
+
+ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+
+
+# --- creating and starting ------------------------------------------------------------
+
+
+def table_settings_check(*, variant: str, clock: str, rated: bool, single_game: bool) -> bool:
+    """Check a table's settings (SPEC §2, §10); returns whether it is a single game."""
+    definition = VARIANTS.get(variant)
+    if definition is None or variant == "practice":
+        raise TableError("invalid", _("There is no such variant."))
+    if clock and clock not in PRESETS:
+        raise TableError("invalid", _("There is no such clock."))
+    single = definition.format == "single" or single_game
+    if rated and definition.rated_scale is None:
+        raise TableError("invalid", _("This variant is never rated."))
+    if rated and not clock:
+        raise TableError("invalid", _("A rated table needs a clock."))
+    if rated and single:
+        raise TableError("invalid", _("Only matches of two games are rated."))
+    return single
+
+
+def match_create(
+    *,
+    variant: str,
+    members: Sequence[User],
+    now: datetime,
+    rated: bool = False,
+    single_game: bool = False,
+    clock: str = "",
+    seed: int | None = None,
+    created_by: User | None = None,
+) -> Match:
+    """Seat ``members`` (in seat order A, B, …) at a new table and start its match. Every
+    way to a match ends here: a table that filled, an accepted challenge, Play now, a
+    rematch, and the tests.
+
+    >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
+    """
+    single = table_settings_check(
+        variant=variant, clock=clock, rated=rated, single_game=single_game
+    )
+    definition = VARIANTS[variant]
+    if len(members) != definition.seats:
+        raise TableError(
+            "invalid",
+            _("%(variant)s needs %(count)d players.")
+            % {"variant": definition.name, "count": definition.seats},
+        )
+    if len({member.pk for member in members}) != len(members):
+        raise TableError("invalid", _("A member can take only one seat."))
+    if any(member.is_banned(now) for member in members):
+        raise TableError("invalid", _("A banned member cannot play."))
+    seed = secrets.randbits(31) if seed is None else seed
+    board = definition.new_position(seed)
+    with transaction.atomic():
+        match = Match.objects.create(
+            variant=variant,
+            rated=rated,
+            format=Match.Format.SINGLE if single else Match.Format.MATCH,
+            clock=clock,
+            seed=seed,
+            board=board.to_text(),
+            created_by=created_by,
+        )
+        Seat.objects.bulk_create(
+            Seat(match=match, seat=index, member=member, team=_side(board, index), absent_since=now)
+            for index, member in enumerate(members)
+        )
+        seats = [
+            SeatRow(index, member.pk, member.username, None, False, now)
+            for index, member in enumerate(members)
+        ]
+        _start(match, seats, board, now=now)
+    return match
+
+
+def _side(position: Position, seat: int) -> int:
+    return next(i for i, side in enumerate(position.sides) if seat in side)
+
+
+def _new_clock(preset: str, seats: int) -> Clock:
+    bank, increment = parse_preset(preset)
+    scale = settings.GAME_CLOCK_SCALE  # 1 in production; tests run short clocks
+    return Clock(remaining_ms=(int(bank * scale),) * seats, increment_ms=int(increment * scale))
+
+
+def _start(match: Match, seats: list[SeatRow], board: Position, *, now: datetime) -> None:
+    state = MatchState.new(board, games=1 if match.format == Match.Format.SINGLE else 2)
+    if match.clock:
+        match.clock_state = _new_clock(match.clock, board.seats).to_dict()
+    match.started_at = now
+    _commit(match, seats, None, state, now=now, fields={"clock_state", "started_at"})
+
+
+# --- playing --------------------------------------------------------------------------
+
+
+def move_play(
+    *, match_id: int, user: User, ply: int, color: int | str, received_at: datetime
+) -> Match:
+    """Play ``color`` for the user's seat if ``ply`` is the number of moves already played
+    in the current game; otherwise ``stale`` and nothing changes. A move received after
+    the mover's time ran out is refused, and the seat is flagged instead."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id)
+        seat = player_seat_or_error(seats, user)
+        state = MatchState.from_dict(match.state)
+        if state.status != PLAYING:
+            raise TableError("game_over", _("No game is being played now."))
+        game = state.current
+        if ply != game.ply:
+            raise TableError(
+                "stale",
+                _("The board changed meanwhile: the game is at move %(ply)d.") % {"ply": game.ply},
+            )
+        at = timing.ms(received_at)
+        clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+        flagged = clock.flagged(at) if clock is not None else None
+        if flagged is not None:
+            _commit(match, seats, state, _event(state.flag, flagged), now=received_at)
+        else:
+            new = _event(state.play, seat, color)
+            after = new.games[game.number - 1]
+            clock_ms = None
+            if clock is not None:
+                next_seat = after.position.to_move if new.status == PLAYING else None
+                clock = clock.press(seat, at_ms=at, next_seat=next_seat)
+                match.clock_state = clock.to_dict()
+                clock_ms = clock.remaining_ms[seat]
+            Move.objects.create(
+                game_id=match.current_game_id,
+                ply=ply + 1,
+                seat=seat,
+                color=None if color == "swap" else color,
+                gained=after.log[-1][1],
+                clock_ms=clock_ms,
+                played_at=received_at,
+            )
+            return _commit(match, seats, state, new, now=received_at)
+    raise TableError("game_over", _("Your time ran out before the move arrived."))
+
+
+def match_ready(*, match_id: int, user: User, now: datetime) -> Match:
+    """The player is ready for the next game; it starts when every player is."""
+    return _player_event(match_id, user, MatchState.ready_for_next, now=now)
+
+
+def game_resign(*, match_id: int, user: User, now: datetime) -> Match:
+    """Give up the current game only; the next game is still played."""
+    return _player_event(match_id, user, MatchState.resign_game, now=now)
+
+
+def match_resign(*, match_id: int, user: User, now: datetime) -> Match:
+    """Give up the match (three or four seats: leave it, the others play on)."""
+    return _player_event(match_id, user, MatchState.resign_match, now=now)
+
+
+def _player_event(match_id: int, user: User, event: Callable, *, now: datetime) -> Match:
+    """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id)
+        seat = player_seat_or_error(seats, user)
+        if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
+            raise TableError("not_allowed", _("The match has not started yet."))
+        state = MatchState.from_dict(match.state)
+        return _commit(match, seats, state, _event(event, state, seat), now=now)
+
+
+def match_claim(*, match_id: int, user: User, now: datetime) -> Match:
+    """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
+    present socket for a minute, or at a no-clock table no move for five minutes."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id)
+        seat = player_seat_or_error(seats, user)
+        state = MatchState.from_dict(match.state)
+        clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+        claim_at = public.claim_from(match, state, seats, clock)
+        absent = state.current.position.to_move if state.status == PLAYING else None
+        if absent is None or _same_side(state, seat, absent):
+            raise TableError("not_allowed", _("Only an opponent of the player to move can claim."))
+        if claim_at is None or now < claim_at:
+            raise TableError(
+                "not_allowed", _("The player to move has not abandoned the match (yet).")
+            )
+        return _commit(match, seats, state, _event(state.abandon, absent), now=now)
+
+
+def _same_side(state: MatchState, a: int, b: int) -> bool:
+    return any(a in side and b in side for side in state.board.sides)
+
+
+# --- what happens by itself: flags, aborts, the next game -----------------------------
+
+
+def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None) -> bool:
+    """Do what is due at ``now``: flag a seat whose time ran out, abort a match whose
+    first moves did not come, start game 2 after the break. Idempotent: the stored
+    clock and deadline decide, so running it twice, late or early, changes nothing more.
+    With ``deadline`` (the one a task was scheduled for), a match whose deadline moved
+    since is skipped without taking its lock: another task waits for the new one."""
+    if deadline is not None and not Match.objects.filter(pk=match_id, deadline=deadline).exists():
+        return False
+    with transaction.atomic():
+        match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
+        if match is None or match.status not in ACTIVE:
+            return False
+        state = MatchState.from_dict(match.state)
+        clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+        new = None
+        if state.status == BETWEEN_GAMES:
+            if match.deadline is not None and now >= match.deadline:
+                new = state.start_next_game()
+        elif clock is not None and (flagged := clock.flagged(timing.ms(now))) is not None:
+            new = state.flag(flagged)
+        elif state.can_abort and match.turn_started_at is not None:
+            if now >= match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS"):
+                new = state.abort()
+        if new is None:
+            return False
+        _commit(match, seats_for(match_id), state, new, now=now)
+        return True
+
+
+def match_next_game_if_due(*, match_id: int, now: datetime) -> bool:
+    """Start the next game once the break is over (``match_tick`` does it)."""
+    return match_tick(match_id=match_id, now=now)
+
+
+def match_abort(*, match_id: int, now: datetime) -> Match:
+    """A moderator aborts a stuck match: no result, no rating."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status not in ACTIVE:
+            raise TableError("not_allowed", _("Only a match being played can be aborted."))
+        state = MatchState.from_dict(match.state)
+        return _commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
+
+
+# --- after the match --------------------------------------------------------------------
+
+
+def rematch_offer(*, match_id: int, user: User, now: datetime) -> Match:
+    """Offer or accept a rematch; when every player accepts within the window a new match
+    with the same variant, clock and seats (a new board) starts."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id)
+        seat = player_seat_or_error(seats, user)
+        if match.status != Match.Status.FINISHED:
+            raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
+        if match.rematch_id:
+            return match
+        if any(row.member_id is None for row in seats):
+            raise TableError("not_allowed", _("A player of this match has left the site."))
+        window = timing.seconds("GAME_REMATCH_SECONDS")
+        expired = match.rematch_offered_at is None or now - match.rematch_offered_at > window
+        accepted = [] if expired else list(match.rematch_accepted)
+        if expired:
+            match.rematch_offered_at = now
+        if seat not in accepted:
+            accepted.append(seat)
+        match.rematch_accepted = sorted(accepted)
+        fields = {"rematch_offered_at", "rematch_accepted"}
+        if len(accepted) == len(seats):
+            members = User.objects.in_bulk([row.member_id for row in seats])
+            match.rematch = match_create(
+                variant=match.variant,
+                members=[members[row.member_id] for row in seats],
+                now=now,
+                rated=match.rated,
+                single_game=match.format == Match.Format.SINGLE,
+                clock=match.clock,
+            )
+            fields.add("rematch")
+        return _bump(match, seats, MatchState.from_dict(match.state), now=now, fields=fields)
+
+
+def member_leave_all(*, member: User, **kwargs) -> None:
+    """A member deletes their account: they resign every match they are still playing
+    (answers ``accounts.signals.member_deleting``, inside that transaction)."""
+    now = timing.now()
+    for match_id in Match.objects.filter(seats__member=member, status__in=ACTIVE).values_list(
+        "pk", flat=True
+    ):
+        match_resign(match_id=match_id, user=member, now=now)
+
+
+# --- internals ------------------------------------------------------------------------
+
+
+def _event(handler: Callable, *args) -> MatchState:
+    try:
+        return handler(*args)
+    except MatchError as error:
+        raise from_engine(error) from error
+
+
+def _bump(
+    match: Match,
+    seats: list[SeatRow],
+    state: MatchState,
+    *,
+    now: datetime,
+    fields: set[str] = frozenset(),
+    previous_deadline: datetime | None = None,
+) -> Match:
+    """Save the changed columns with a new version and, after commit, send the new state
+    (and have the worker look at the match when its deadline comes)."""
+    match.version += 1  # the row is locked: no lost update
+    match.save(update_fields=sorted({*fields, "version", "updated_at"}))
+    message = public.build(match, state, seats, now=now)
+    transaction.on_commit(partial(events.table_changed, match.pk, message, match.deadline))
+    if match.deadline is not None and match.deadline != previous_deadline:
+        transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
+    return match
+
+
+def _commit(
+    match: Match,
+    seats: list[SeatRow],
+    old: MatchState | None,
+    new: MatchState,
+    *,
+    now: datetime,
+    fields: set[str] = frozenset(),
+) -> Match:
+    """Store the engine's new state with its record (games), the clock, the turn's start,
+    the next deadline and the version."""
+    changed = {*fields, "state", "status"}
+    old_games = old.games if old else ()
+    for game in new.games:
+        previous = old_games[game.number - 1] if game.number <= len(old_games) else None
+        if previous is None:
+            match.current_game = Game.objects.create(
+                match=match,
+                number=game.number,
+                start=game.start.to_text(),
+                first_seat=game.first_seat,
+                corners=list(game.corners),
+                started_at=now,
+            )
+            changed.add("current_game")
+        if game.over and (previous is None or not previous.over):
+            Game.objects.filter(match=match, number=game.number).update(
+                final=game.position.to_text(),
+                scores=list(game.position.scores),
+                winners=list(game.winners),
+                reason=game.reason,
+                finished_at=now,
+            )
+    if match.clock_state:
+        match.clock_state = _clock_after(
+            Clock.from_dict(match.clock_state), old, new, at_ms=timing.ms(now)
+        ).to_dict()
+        changed.add("clock_state")
+    if new.status in (FINISHED, ABORTED) and (old is None or old.status != new.status):
+        match.finished_at = now
+        match.result_reason = new.reason or ""
+        changed |= {"finished_at", "result_reason"}
+    if _turn(old) != _turn(new):
+        match.turn_started_at = now if new.status == PLAYING else None
+        changed.add("turn_started_at")
+    previous_deadline = match.deadline
+    match.deadline = _deadline(match, old, new, now=now)
+    if match.deadline != previous_deadline:
+        changed.add("deadline")
+    match.state = new.to_dict()
+    match.status = new.status
+    return _bump(match, seats, new, now=now, fields=changed, previous_deadline=previous_deadline)
+
+
+def _turn(state: MatchState | None) -> tuple | None:
+    """What identifies a turn: a new one starts whenever this changes."""
+    if state is None:
+        return None
+    game = state.current
+    return (state.status, game.number, game.ply, game.position.to_move, game.over)
+
+
+def _deadline(
+    match: Match, old: MatchState | None, new: MatchState, *, now: datetime
+) -> datetime | None:
+    """The next moment something happens by itself: the running clock's zero, the abort
+    of a match whose first moves did not come, or the start of game 2."""
+    if new.status == BETWEEN_GAMES:
+        if old is not None and old.status == BETWEEN_GAMES and match.deadline is not None:
+            return match.deadline
+        return now + timing.seconds("GAME_NEXT_GAME_SECONDS")
+    if new.status != PLAYING:
+        return None
+    moments = []
+    if match.clock_state:
+        ends = Clock.from_dict(match.clock_state).deadline_ms()
+        if ends is not None:
+            moments.append(datetime.fromtimestamp(ends / 1000, tz=now.tzinfo))
+    if new.can_abort and match.turn_started_at is not None:
+        moments.append(match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS"))
+    return min(moments) if moments else None
+
+
+def _clock_after(clock: Clock, old: MatchState | None, new: MatchState, *, at_ms: int) -> Clock:
+    """Keep the running clock on the seat to move (SPEC §3)."""
+    if new.status != PLAYING:
+        return clock.stop(at_ms=at_ms)
+    to_move = new.current.position.to_move
+    if old is not None and len(new.games) > len(old.games):
+        return clock.start_next_game(to_move, at_ms=at_ms)
+    if clock.running != to_move:
+        return clock.switch_to(to_move, at_ms=at_ms)
+    return clock

@@ -1,0 +1,127 @@
+"""Presence: which sockets are open, and so which seats are connected and how many watch.
+
+A socket is a ``Presence`` row known by its channel name. It counts while it has sent
+something within ``PRESENCE_EXPIRY_SECONDS``: a socket whose process died simply stops
+counting. The summary every state carries (a seat's ``connected``, the spectators) is
+kept on the seat and match rows by ``presence_refresh``, which consumers call at most
+once a second per table and a Celery beat sweep calls for what expired.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import timing
+from games.access import locked_match, seat_of, seats_for
+from games.engine.match import MatchState
+from games.errors import TableError
+from games.models import Match, Presence, Seat
+
+
+def _horizon(now: datetime) -> datetime:
+    return now - timing.seconds("PRESENCE_EXPIRY_SECONDS")
+
+
+def socket_open(
+    *, channel_name: str, member: User | None, match_id: int | None, now: datetime
+) -> int | None:
+    """A socket opened (at a table, or on another page when ``match_id`` is None). Returns
+    the member's seat at that table. A member holds at most ``SOCKETS_PER_TABLE`` sockets
+    at one table and ``SOCKETS_PER_MEMBER`` in all (``too_many_sockets``)."""
+    with transaction.atomic():
+        seat = None
+        if match_id is not None:
+            if not Match.objects.filter(pk=match_id).exists():
+                raise TableError("not_found", _("This table does not exist."))
+            seat = seat_of(seats_for(match_id), member)
+        if member is not None and member.is_authenticated:
+            # The member's row lock orders their sockets opening at the same moment.
+            User.objects.select_for_update().filter(pk=member.pk).exists()
+            mine = Presence.objects.filter(member=member, closed=False, last_seen__gt=_horizon(now))
+            if mine.count() >= settings.SOCKETS_PER_MEMBER or (
+                match_id is not None
+                and mine.filter(match_id=match_id).count() >= settings.SOCKETS_PER_TABLE
+            ):
+                raise TableError("too_many_sockets", _("You have too many pages open."))
+        Presence.objects.create(
+            channel_name=channel_name,
+            member=member if member is not None and member.is_authenticated else None,
+            match_id=match_id,
+            seat=seat,
+            opened_at=now,
+            last_seen=now,
+        )
+    return seat
+
+
+def socket_seen(*, channel_name: str, now: datetime) -> None:
+    """The socket sent something: it still counts."""
+    Presence.objects.filter(channel_name=channel_name, closed=False).update(last_seen=now)
+
+
+def socket_close(*, channel_name: str, now: datetime) -> None:
+    """The socket closed; the next refresh reads when, and forgets it."""
+    Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
+
+
+def presence_refresh(*, match_id: int, now: datetime) -> bool:
+    """Recompute who is present at a table from its sockets; when that changed, store it
+    with a new version and send the state. Returns whether anything changed."""
+    from games.services.matches import _bump
+
+    with transaction.atomic():
+        try:
+            match = locked_match(match_id)
+        except TableError:
+            return False
+        horizon = _horizon(now)
+        rows = list(
+            Presence.objects.filter(match_id=match_id).values_list(
+                "channel_name", "seat", "last_seen", "closed"
+            )
+        )
+        fresh = [row for row in rows if not row[3] and row[2] > horizon]
+        gone = [row for row in rows if row[3] or row[2] <= horizon]
+        seats = seats_for(match_id)
+        changed = False
+        for index, row in enumerate(seats):
+            connected = any(f[1] == row.seat for f in fresh)
+            if connected == row.connected:
+                continue
+            # Absent since its last socket closed, or since a dead socket's last message.
+            absent_since = None
+            if not connected:
+                absent_since = max((g[2] for g in gone if g[1] == row.seat), default=now)
+            Seat.objects.filter(match_id=match_id, seat=row.seat).update(
+                connected=connected, absent_since=absent_since
+            )
+            seats[index] = row._replace(connected=connected, absent_since=absent_since)
+            changed = True
+        spectators = sum(1 for f in fresh if f[1] is None)
+        if gone:
+            Presence.objects.filter(channel_name__in=[g[0] for g in gone]).delete()
+        if spectators != match.spectators:
+            match.spectators = spectators
+            changed = True
+        if changed and match.state:
+            _bump(match, seats, MatchState.from_dict(match.state), now=now, fields={"spectators"})
+        elif changed:
+            match.save(update_fields=["spectators"])
+        return changed
+
+
+def presence_sweep(*, now: datetime) -> int:
+    """Refresh every table with a socket that expired or closed, and forget the expired
+    sockets of other pages (a Celery beat task). Returns the tables refreshed."""
+    horizon = _horizon(now)
+    stale = Presence.objects.filter(closed=True) | Presence.objects.filter(last_seen__lte=horizon)
+    tables = set(stale.exclude(match=None).values_list("match_id", flat=True).distinct())
+    for match_id in tables:
+        presence_refresh(match_id=match_id, now=now)
+    stale.filter(match=None).delete()
+    return len(tables)

@@ -1,0 +1,224 @@
+"""What every socket of the site shares: presence, the member's current standing, a
+rate limit, errors in the person's language, and the close codes of docs/protocol.md.
+
+A subclass says which table it serves (``table_id``, None elsewhere), what to do once
+open (``opened``) and how to handle a parsed message (``handle``). Services run through
+``act``: on a database thread, after re-reading the member's standing, with the events
+they cause sent afterwards from this event loop.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts import events as member_events
+from accounts.selectors import member_standing
+from games import events, protocol, services, threads, timers, timing
+from games.errors import TableError
+
+logger = logging.getLogger(__name__)
+
+
+class Revoked(Exception):
+    """The member may no longer use this socket: close it with ``code``."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class RateWindow:
+    """At most ``limit`` counted messages in any ``seconds`` (a sliding window)."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit, self.seconds = limit, seconds
+        self.times: deque[float] = deque()
+
+    def full(self, now: float) -> bool:
+        while self.times and self.times[0] <= now - self.seconds:
+            self.times.popleft()
+        return len(self.times) >= self.limit
+
+    def add(self, now: float) -> None:
+        self.times.append(now)
+
+
+class MemberSocket(AsyncWebsocketConsumer):
+    table_id: int | None = None
+    opened_ok = False
+
+    # --- opening and closing -----------------------------------------------------------
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.member = user if user is not None and user.is_authenticated else None
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
+        self.language = self._language()
+        self.rate = RateWindow(*settings.SOCKET_RATE)
+        self.seen = time.monotonic()
+        await self.accept()
+        refresh = self.table_id is not None and timers.refresh_now_allowed(self.table_id)
+        try:
+            seat, box = await threads.run_unbounded(self._open, refresh)
+        except Revoked as revoked:
+            await self.close(code=revoked.code)
+            return
+        except TableError as failure:
+            with translation.override(self.language):
+                await self.send_json(protocol.error(failure.code, failure.message))
+            code = (
+                member_events.CLOSE_TOO_MANY_SOCKETS
+                if failure.code == "too_many_sockets"
+                else member_events.CLOSE_NOT_FOUND
+            )
+            await self.close(code=code)
+            return
+        self.opened_ok = True
+        if self.member is not None:
+            await self.channel_layer.group_add(
+                member_events.member_group(self.member.pk), self.channel_name
+            )
+            if self.session_key:
+                await self.channel_layer.group_add(
+                    member_events.session_group(self.session_key), self.channel_name
+                )
+        await self.opened(seat)
+        await events.flush(box)
+        if self.table_id is not None and not refresh:
+            timers.presence_changed(self.table_id)  # later, with the others
+
+    def _open(self, refresh: bool) -> tuple[int | None, events.Outbox]:
+        """Count the socket (refreshing the table's presence at once when its slot is
+        free), so the first state it gets already shows it."""
+        now = timing.now()
+        self._check_standing(now)
+        seat = services.socket_open(
+            channel_name=self.channel_name, member=self.member, match_id=self.table_id, now=now
+        )
+        with events.capture() as box:
+            if refresh:
+                services.presence_refresh(match_id=self.table_id, now=now)
+        return seat, box
+
+    async def opened(self, seat: int | None) -> None:
+        """Called once the socket counts as present."""
+
+    async def disconnect(self, code: int) -> None:
+        if not self.opened_ok:
+            return
+        if self.member is not None:
+            await self.channel_layer.group_discard(
+                member_events.member_group(self.member.pk), self.channel_name
+            )
+            if self.session_key:
+                await self.channel_layer.group_discard(
+                    member_events.session_group(self.session_key), self.channel_name
+                )
+        try:
+            await threads.run_unbounded(
+                services.socket_close, channel_name=self.channel_name, now=timing.now()
+            )
+        except Exception:  # presence expires by itself; nothing else depends on this
+            logger.exception("closing socket %s", self.channel_name)
+        if self.table_id is not None:
+            timers.presence_changed(self.table_id)
+
+    async def socket_close(self, event: dict[str, Any]) -> None:
+        """The member was banned, deleted their account or logged out (accounts.events)."""
+        await self.close(code=event["code"])
+
+    # --- messages ---------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        received_at = timing.now()  # a move's stamp for the clock
+        moment = time.monotonic()
+        with translation.override(self.language):
+            try:
+                message = protocol.parse(text_data, bytes_data)
+                if self.rate.full(moment):
+                    raise TableError(
+                        "rate_limited", _("Slow down: too many messages in a short time.")
+                    )
+                counts = await self.handle(message, received_at)
+                if counts:
+                    self.rate.add(moment)
+            except TableError as failure:
+                self.rate.add(moment)
+                await self.send_json(protocol.error(failure.code, failure.message))
+            except Revoked as revoked:
+                await self.close(code=revoked.code)
+            except Exception:
+                logger.exception("socket %s: %r", self.channel_name, text_data)
+                await self.send_json(
+                    protocol.error("internal", _("Something went wrong on the server."))
+                )
+
+    async def handle(self, message: protocol.Message, received_at) -> bool:
+        """Handle a parsed message; return False when it must not count against the rate
+        limit (a move accepted in turn)."""
+        raise TableError("not_allowed", _("That is not possible here or now."))
+
+    async def act(self, function: Callable[..., Any], **kwargs: Any) -> Any:
+        """Run a service on a database thread, after re-reading the member's standing, and
+        send what it caused once it has committed."""
+        touch = time.monotonic() - self.seen > settings.PRESENCE_EXPIRY_SECONDS / 3
+        if touch:
+            self.seen = time.monotonic()
+        result, box = await threads.run(self._act, function, kwargs, touch)
+        await events.flush(box)
+        return result
+
+    def _act(
+        self, function: Callable[..., Any] | None, kwargs: dict[str, Any], touch: bool
+    ) -> tuple[Any, events.Outbox]:
+        now = timing.now()
+        if touch:
+            services.socket_seen(channel_name=self.channel_name, now=now)
+        self._check_standing(now)
+        with events.capture() as box:
+            result = function(**kwargs) if function is not None else None
+        return result, box
+
+    async def pong(self) -> None:
+        """Answer a ping; the socket's presence is refreshed on the way."""
+        await self.act(None)
+        await self.send_json({"type": "pong"})
+
+    def _check_standing(self, now) -> None:
+        if self.member is None:
+            return
+        standing = member_standing(member_id=self.member.pk, session_key=self.session_key, now=now)
+        if not standing.present:
+            raise Revoked(member_events.CLOSE_SESSION_ENDED)
+        if standing.banned:
+            raise Revoked(member_events.CLOSE_BANNED)
+        self.standing = standing
+
+    # --- helpers ----------------------------------------------------------------------
+
+    def _language(self) -> str:
+        """The page's language, passed as ``?lang=`` by the script; else the member's."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        languages = dict(settings.LANGUAGES)
+        for candidate in (
+            (query.get("lang") or [""])[0],
+            getattr(self.member, "language", "") or "",
+        ):
+            if candidate in languages:
+                return candidate
+        return settings.LANGUAGE_CODE
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))

@@ -1,0 +1,179 @@
+"""The public state of a table (SPEC §7 ``state`` without ``you``), built from what a
+caller already holds: the match row, its engine state and its seats. A move's service
+builds it from the locked row it just changed; ``sync`` builds it from a fresh read. Both
+give the same message."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from games import timing
+from games.engine import Position
+from games.engine.clock import Clock
+from games.engine.match import PLAYING, MatchState
+from games.models import SEAT_LETTERS, Match
+
+
+class SeatRow(NamedTuple):
+    """A seat as tables need it, read without the member's whole row."""
+
+    seat: int
+    member_id: int | None
+    username: str | None
+    rating: float | None
+    connected: bool
+    absent_since: datetime | None
+
+
+def letters(seats) -> list[str]:
+    return [SEAT_LETTERS[s] for s in seats]
+
+
+def _ms(at: datetime | None) -> int | None:
+    return None if at is None else timing.ms(at)
+
+
+def claim_from(
+    match: Match, state: MatchState, seats: list[SeatRow], clock: Clock | None
+) -> datetime | None:
+    """When the opponents of the seat to move may claim the match (SPEC §3: no present
+    socket for a minute; at no-clock tables also no move for five minutes), or None."""
+    if state.status != PLAYING or state.current.over or state.can_abort:
+        return None
+    to_move = seats[state.current.position.to_move]
+    moments = []
+    if not to_move.connected and to_move.absent_since is not None:
+        moments.append(to_move.absent_since + timing.seconds("GAME_ABANDON_SECONDS"))
+    if clock is None and match.turn_started_at is not None:
+        moments.append(match.turn_started_at + timing.seconds("GAME_IDLE_SECONDS"))
+    return min(moments) if moments else None
+
+
+def build(
+    match: Match, state: MatchState, seats: list[SeatRow], *, now: datetime
+) -> dict[str, Any]:
+    game = state.current
+    position = game.position
+    out = set(state.out) | set(position.out)
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+    result = None
+    if state.reason is not None:
+        result = {"winners": letters(state.winners), "reason": state.reason}
+    clock_view = None
+    if clock is not None:
+        at = timing.ms(now)
+        clock_view = {
+            "remaining_ms": [clock.remaining(s, at) for s in range(position.seats)],
+            "increment_ms": clock.increment_ms,
+            "running": None if clock.running is None else SEAT_LETTERS[clock.running],
+        }
+    rematch_offer = None
+    if match.rematch_offered_at and not match.rematch_id:
+        window = timing.seconds("GAME_REMATCH_SECONDS")
+        rematch_offer = {
+            "seats": letters(match.rematch_accepted),
+            "expires_at": timing.ms(match.rematch_offered_at + window),
+        }
+    claim_at = claim_from(match, state, seats, clock)
+    between = match.status == Match.Status.BETWEEN_GAMES
+    return {
+        "type": "state",
+        "version": match.version,
+        "server_time": timing.ms(now),
+        "match": {
+            "id": match.pk,
+            "variant": match.variant,
+            "rated": match.rated,
+            "format": match.format,
+            "clock": match.clock or None,
+            "status": match.status,
+            "seats": [
+                {
+                    "seat": SEAT_LETTERS[row.seat],
+                    "username": row.username,
+                    "rating": row.rating,
+                    "connected": row.connected,
+                    "out": row.seat in out,
+                }
+                for row in seats
+            ],
+            "points": list(state.points),
+            "totals": list(state.totals),
+            "result": result,
+            "rematch": match.rematch_id,
+            "rematch_offer": rematch_offer,
+            "ready": letters(sorted(state.ready)),
+            "spectators": match.spectators,
+            "next_game_at": _ms(match.deadline) if between else None,
+            "abort_at": _ms(match.deadline) if state.can_abort and match.deadline else None,
+            "claim": None
+            if claim_at is None
+            else {"seat": SEAT_LETTERS[position.to_move], "from": timing.ms(claim_at)},
+        },
+        "game": {
+            "number": game.number,
+            "ply": game.ply,
+            "to_move": SEAT_LETTERS[position.to_move],
+            "position": position.to_text(),
+            "scores": list(position.scores),
+            "needed_to_win": position.needed_to_win,
+            "figures": [
+                {
+                    "seats": letters(f.seats),
+                    "score": f.score,
+                    "potential": f.potential,
+                    "to_equator": f.to_equator,
+                    "lead": f.lead,
+                }
+                for f in position.side_figures()
+            ],
+            "over": game.over,
+            "winners": letters(game.winners),
+            "reason": game.reason,
+        },
+        "games": [
+            {
+                "number": g.number,
+                "scores": list(g.side_scores_by_seat()),
+                "winners": letters(g.winners),
+                "reason": g.reason,
+                "moves": [
+                    {
+                        "ply": ply,
+                        "seat": SEAT_LETTERS[seat],
+                        "color": colour,
+                        "gained": gained,
+                    }
+                    for ply, (colour, (seat, gained)) in enumerate(
+                        zip(g.moves, g.log, strict=True), start=1
+                    )
+                ],
+            }
+            for g in state.games
+        ],
+        "clock": clock_view,
+    }
+
+
+def you(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A player's own part of the state: legal colours with reasons, and previews when it
+    is their turn. Spectators get ``seat: null`` and nothing else."""
+    if seat is None:
+        return {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
+    position = Position.from_text(state["game"]["position"])
+    legal = position.legal_colors(seat)
+    previews: dict[str, list[int]] = {}
+    playing = state["match"]["status"] == Match.Status.PLAYING and not state["game"]["over"]
+    if playing and position.to_move == seat:
+        previews = {
+            str(colour): sorted(position.preview(colour))
+            for colour, reason in legal.items()
+            if reason is None
+        }
+    return {
+        "seat": SEAT_LETTERS[seat],
+        "legal": {str(colour): reason for colour, reason in legal.items()},
+        "previews": previews,
+        "can_swap": bool(playing and position.to_move == seat and position.can_swap),
+    }
