@@ -8,4 +8,4 @@ os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x" * 40)
 os.environ.setdefault("GAME_TIME_SOURCE", "tests.timeshift.now")
 
-from config.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: F403

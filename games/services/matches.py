@@ -246,9 +246,12 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
                 new = state.start_next_game()
         elif clock is not None and (flagged := clock.flagged(timing.ms(now))) is not None:
             new = state.flag(flagged)
-        elif state.can_abort and match.turn_started_at is not None:
-            if now >= match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS"):
-                new = state.abort()
+        elif (
+            state.can_abort
+            and match.turn_started_at is not None
+            and now >= match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS")
+        ):
+            new = state.abort()
         if new is None:
             return False
         _commit(match, seats_for(match_id), state, new, now=now)
