@@ -13,6 +13,7 @@ def site(request: HttpRequest) -> dict:
     path = request.get_full_path()
     return {
         "board_palette_css": mark_safe(palette_css()),
+        "ping_ms": int(settings.PRESENCE_PING_SECONDS * 1000),
         "language_links": [
             {
                 "code": code,

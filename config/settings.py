@@ -223,6 +223,7 @@ GAME_REMATCH_SECONDS = env_float("GAME_REMATCH_SECONDS", 60)
 # Multiplies every clock preset's bank and increment (tests use short clocks; 1 in production).
 GAME_CLOCK_SCALE = env_float("GAME_CLOCK_SCALE", 1)
 PRESENCE_EXPIRY_SECONDS = env_float("PRESENCE_EXPIRY_SECONDS", 45)
+PRESENCE_PING_SECONDS = env_float("PRESENCE_PING_SECONDS", 20)  # pages ping this often
 PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
 
 # --- Sockets ----------------------------------------------------------------------------

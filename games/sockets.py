@@ -67,7 +67,7 @@ class MemberSocket(AsyncWebsocketConsumer):
         self.session_key = session.session_key if session is not None else None
         self.language = self._language()
         self.rate = RateWindow(*settings.SOCKET_RATE)
-        self.seen = time.monotonic()
+        self.seen = timing.now()
         await self.accept()
         refresh = self.table_id is not None and timers.refresh_now_allowed(self.table_id)
         try:
@@ -173,9 +173,10 @@ class MemberSocket(AsyncWebsocketConsumer):
     async def act(self, function: Callable[..., Any], **kwargs: Any) -> Any:
         """Run a service on a database thread, after re-reading the member's standing, and
         send what it caused once it has committed."""
-        touch = time.monotonic() - self.seen > settings.PRESENCE_EXPIRY_SECONDS / 3
+        now = timing.now()
+        touch = (now - self.seen).total_seconds() > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
-            self.seen = time.monotonic()
+            self.seen = now
         result, box = await threads.run(self._act, function, kwargs, touch)
         await events.flush(box)
         return result

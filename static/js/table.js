@@ -829,8 +829,10 @@
 
   let errorTimer = null;
 
-  function showError(code) {
-    const text = "error." + code in TEXTS ? t("error." + code) : t("error.unknown");
+  function showError(code, serverText) {
+    // The server's message is in the page's language and says the most; the page's own
+    // text per code is the fallback.
+    const text = serverText || ("error." + code in TEXTS ? t("error." + code) : t("error.unknown"));
     const recentChat = lastAction.type === "chat" && Date.now() - lastAction.at < 5000;
     const chatError = $("chat-error");
     const target = (code === "rate_limited" || recentChat) && chatError ? chatError : $("table-error");
@@ -888,14 +890,23 @@
     return true;
   }
 
+  // Closed for good (docs/protocol.md): reconnecting would not help.
+  const FINAL_CLOSE = { 4401: "closed.session", 4403: "closed.banned", 4404: "error.not_found",
+    4410: "closed.deleted", 4429: "closed.too_many" };
+  let pinger = null;
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + root.dataset.wsPath);
+    const lang = encodeURIComponent(document.documentElement.lang || "en");
+    const ws = new WebSocket(scheme + location.host + root.dataset.wsPath + "?lang=" + lang);
     socket = ws;
     let first = true;
     ws.addEventListener("open", () => {
       backoff = 1000;
       $("reconnecting").hidden = true;
+      clearInterval(pinger);
+      // Presence: a socket that sends nothing for 45 s no longer counts.
+      pinger = setInterval(() => send({ type: "ping" }), +root.dataset.pingMs || 20000);
     });
     ws.addEventListener("message", (event) => {
       let message;
@@ -910,14 +921,17 @@
       } else if (message.type === "chat") {
         addChat(message);
       } else if (message.type === "error") {
-        showError(message.code);
+        showError(message.code, message.message);
       }
     });
     ws.addEventListener("close", (event) => {
       if (socket !== ws) return;
       pending = false;
-      if (event.code === 4404) {
-        showError("not_found");
+      clearInterval(pinger);
+      if (event.code in FINAL_CLOSE) {
+        const notice = $("table-error");
+        notice.textContent = t(FINAL_CLOSE[event.code]);
+        notice.hidden = false;
         return;
       }
       $("reconnecting").hidden = false;
