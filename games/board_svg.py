@@ -118,7 +118,7 @@ def render_board(
         x, y = _centre(polygon)
         if colours[i]:
             texts.append(
-                f'<text class="sym" data-i="{i}" x="{x:.3f}" y="{y:.3f}">'
+                f'<text class="sym on-c{colours[i]}" data-i="{i}" x="{x:.3f}" y="{y:.3f}">'
                 f"{PALETTE[colours[i]].symbol}</text>"
             )
         else:  # a free paint cell: no colour of its own, always marked
@@ -146,5 +146,13 @@ def render_board(
 
 @lru_cache(maxsize=1)
 def palette_css() -> str:
-    """CSS rules giving each colour class its hue (one source: the engine's palette)."""
-    return "".join(f".board .c{index}{{fill:{entry.hex}}}" for index, entry in PALETTE.items())
+    """CSS rules for every colour, from the engine's palette alone: a cell's fill (``c3``), its
+    territory outline and the symbol drawn on it (``on-c3``) in the colour's ink, and a swatch or
+    colour button (``sw-3``) with its text in that ink."""
+    return "".join(
+        f".board .c{index}{{fill:{entry.hex}}}"
+        f".board .owned.c{index}{{stroke:{entry.ink}}}"
+        f".board .sym.on-c{index}{{fill:{entry.ink}}}"
+        f".sw-{index}{{background:{entry.hex};color:{entry.ink}}}"
+        for index, entry in PALETTE.items()
+    )

@@ -10,7 +10,7 @@ COLOR_NAMES = {
     "sky": _("sky blue"),
     "blue": _("blue"),
     "pink": _("pink"),
-    "brown": _("brown"),
+    "purple": _("purple"),
     "grey": _("grey"),
 }
 
@@ -26,6 +26,7 @@ def palette_for(colors: int) -> list[dict]:
             "name": str(COLOR_NAMES[PALETTE[index].key]),
             "hex": PALETTE[index].hex,
             "symbol": PALETTE[index].symbol,
+            "ink": PALETTE[index].ink,
         }
         for index in range(1, colors + 1)
     ]

@@ -123,7 +123,7 @@
       paintCell(i);
       const mark = marks[i];
       if (!mark) continue;
-      const markClass = colour ? "sym" : "paint-mark";
+      const markClass = colour ? "sym on-c" + colour : "paint-mark";
       const markText = colour ? (palette[colour] ? palette[colour].symbol : "") : "\u2731";
       if (mark.getAttribute("class") !== markClass) mark.setAttribute("class", markClass);
       if (mark.textContent !== markText) mark.textContent = markText;
