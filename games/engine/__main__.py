@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 from games.engine import PALETTE, VARIANTS, Position
 from games.engine.notation import LETTERS
+from games.engine.palette import DARK_INK
 
 RESET = "\x1b[0m"
 PITCH = 4  # characters per cell: a space, then the cell's three characters
@@ -44,7 +45,8 @@ def _paint(text: str, background: tuple[int, int, int], *, dark_text: bool = Fal
 
 
 def _swatch(colour: int, text: str, color: bool) -> str:
-    return _paint(text, _rgb(PALETTE[colour].hex)) if color else text
+    entry = PALETTE[colour]
+    return _paint(text, _rgb(entry.hex), dark_text=entry.ink == DARK_INK) if color else text
 
 
 def _cell_text(

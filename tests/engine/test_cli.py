@@ -23,9 +23,10 @@ def test_show_draws_the_board_and_the_figures(capsys):
 def test_show_in_colour_uses_the_palette_and_the_symbols(capsys):
     assert main(["show", "square 4x1 6 A1#B 5,6 A w=1-2"]) == 0
     out = capsys.readouterr().out
-    # colour 1 is red #B3510F with the symbol ●; A shows its letter on sky #3596CA
-    assert "\x1b[1;38;2;255;255;255;48;2;179;81;15m ● \x1b[0m" in out
-    assert "48;2;53;150;202m A " in out
+    # colour 1 is red #CE1511 with the symbol ● in white; A shows its letter on sky
+    # #46C2F6 in black (the ink that reads on it)
+    assert "\x1b[1;38;2;255;255;255;48;2;206;21;17m ● \x1b[0m" in out
+    assert "\x1b[1;30;48;2;70;194;246m A " in out
     assert "│" in out
 
 

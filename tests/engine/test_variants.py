@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games.engine import PALETTE, VARIANTS, Position
+from games.engine import VARIANTS, Position
 
 SEEDS = range(100)
 GENERATED = [key for key in VARIANTS if key != "practice"]
@@ -189,24 +189,6 @@ def test_valuable_and_paint_cells_are_point_symmetric():
         assert len(board.paint) == 6
         assert all(values[cell] == values[board.size - 1 - cell] for cell in range(board.size))
         assert {board.size - 1 - cell for cell in board.paint} == board.paint
-
-
-def test_the_palette():
-    assert list(PALETTE) == list(range(1, 10))
-    keys = [entry.key for entry in PALETTE.values()]
-    assert keys == ["red", "orange", "yellow", "green", "sky", "blue", "pink", "brown", "grey"]
-    symbols = [entry.symbol for entry in PALETTE.values()]
-    assert len(set(symbols)) == 9 and all(len(symbol) == 1 for symbol in symbols)
-
-    def luminance(hex_colour):
-        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    for entry in PALETTE.values():
-        assert len(entry.hex) == 7 and entry.hex.startswith("#")
-        # readable on white, and white symbols readable on it
-        assert 1.05 / (luminance(entry.hex) + 0.05) >= 3.0, entry
 
 
 def test_start_territories_that_would_touch_are_re_drawn():
