@@ -67,5 +67,38 @@ def moderator(make_member):
     from accounts.moderation import MODERATORS_GROUP
 
     user = make_member("mod", is_staff=True)
-    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    # get_or_create: transactional tests empty the table the data migration filled
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user
+
+
+@pytest.fixture(scope="session")
+def daphnes(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Two Daphne processes on the test database and Redis, shared by the multi-process
+    tests (tests that use them need ``django_db(transaction=True)``)."""
+    from tests.servers import Daphne
+
+    if not SERVICES:
+        pytest.skip("needs PostgreSQL and Redis: run make test")
+    log_dir = tmp_path_factory.mktemp("daphnes")
+    servers = [Daphne(log_dir, name=f"shared{i}").start() for i in (1, 2)]
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def own_daphne(django_db_setup, tmp_path):
+    """A Daphne process of the test's own (to kill, or with settings of its own)."""
+    from tests.servers import Daphne
+
+    started = []
+
+    def start(**env):
+        server = Daphne(tmp_path, env={k: str(v) for k, v in env.items()}, name="own").start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

@@ -1,0 +1,177 @@
+"""Real servers for the tests that need several processes: Daphne on the test database and
+Redis (started by ``make test``), and websockets to them.
+
+One pair of Daphne processes is shared by the slow multi-process tests (the ``daphnes``
+fixture in tests/conftest.py); a test that kills a process starts its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from django.conf import settings
+
+# What the shared servers run with: short presence, as the tests inject time.
+SERVER_ENV = {
+    "PRESENCE_COALESCE_SECONDS": "0.2",
+    "LOG_LEVEL": "WARNING",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_database_url() -> str:
+    from django.db import connection
+
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+class Daphne:
+    """One Daphne process serving the site on a free port."""
+
+    def __init__(self, log_dir: Path, env: dict[str, str] | None = None, name: str = "daphne"):
+        self.port = free_port()
+        self.log_path = log_dir / f"{name}-{self.port}.log"
+        self.env = {
+            **os.environ,
+            **SERVER_ENV,
+            "DATABASE_URL": test_database_url(),
+            **(env or {}),
+        }
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws_url(self, path: str) -> str:
+        return f"ws://127.0.0.1:{self.port}{path}"
+
+    def start(self) -> Daphne:
+        log = open(self.log_path, "a")  # noqa: SIM115 (closed with the process)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+            + ["config.asgi:application"],
+            cwd=settings.BASE_DIR,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"Daphne exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.1)  # waiting for a process to listen, not for time to pass
+        self.kill()
+        raise RuntimeError("Daphne did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup runs, as when a machine or a process dies."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def session_cookie(user) -> str:
+    """A real session for ``user`` (as logging in makes), as a Cookie header value."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+class LiveSocket:
+    """A websocket to a real server, speaking JSON (``websockets``' asyncio client)."""
+
+    def __init__(self, connection):
+        self.connection = connection
+        self.state: dict | None = None
+        self.received: list[dict] = []
+
+    @classmethod
+    async def open(cls, server: Daphne, path: str, cookie: str | None = None) -> LiveSocket:
+        from websockets.asyncio.client import connect
+
+        headers = {"Origin": server.url}
+        if cookie:
+            headers["Cookie"] = cookie
+        connection = await connect(
+            server.ws_url(path), additional_headers=headers, max_size=None, open_timeout=10
+        )
+        return cls(connection)
+
+    async def send(self, message, *, may_be_closed: bool = False) -> None:
+        """Send a message; with ``may_be_closed`` a socket the server already closed is fine
+        (what it would have said cannot act then either)."""
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self.connection.send(message if isinstance(message, str) else json.dumps(message))
+        except ConnectionClosed:
+            if not may_be_closed:
+                raise
+
+    async def receive(self, timeout: float = 10) -> dict:
+        import asyncio
+
+        message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
+        self.received.append(message)
+        if message.get("type") == "state":
+            self.state = message
+        return message
+
+    async def receive_type(self, kind: str, timeout: float = 10) -> dict:
+        while True:
+            message = await self.receive(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def state_where(self, predicate, timeout: float = 10) -> dict:
+        while True:
+            message = await self.receive_type("state", timeout)
+            if predicate(message):
+                return message
+
+    async def closed_with(self, timeout: float = 10) -> int:
+        """Wait for the server to close the socket; its close code."""
+        import asyncio
+
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            while True:
+                await asyncio.wait_for(self.connection.recv(), timeout)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else 1006
+
+    async def close(self) -> None:
+        await self.connection.close()
