@@ -107,8 +107,9 @@ async def test_presence_expires_when_the_process_holding_a_socket_is_killed(
     await open_socket(doomed, fast_table, bob)
     await open_socket(doomed, fast_table, carol)  # a spectator
     await a.state_where(
-        lambda s: all(seat["connected"] for seat in s["match"]["seats"])
-        and s["match"]["spectators"] == 1
+        lambda s: (
+            all(seat["connected"] for seat in s["match"]["seats"]) and s["match"]["spectators"] == 1
+        )
     )
     doomed.kill()  # no disconnect() runs anywhere
 

@@ -53,6 +53,7 @@ def fresh_catalogs(tmp_path_factory):
         capture_output=True,
         env={
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": "1",
             "PATH": "/usr/bin:/bin",
             "VOG_VAR_DIR": str(work / "var"),
         },
