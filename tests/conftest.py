@@ -11,6 +11,37 @@ needs_services = pytest.mark.skipif(
 )
 
 
+def pytest_configure(config):
+    _flush_retries()
+
+
+def _flush_retries():
+    """Emptying the database after a transactional test may meet a Daphne process of a
+    multi-process test still writing (a socket's presence going away) and lose a deadlock
+    to it; try again, as that write is done a moment later."""
+    import time
+
+    from django.core.management.base import CommandError
+    from django.db.utils import OperationalError
+    from django.test.testcases import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+    if getattr(original, "retries", False):
+        return
+
+    def teardown(self):
+        for attempt in range(5):
+            try:
+                return original(self)
+            except (CommandError, OperationalError):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)  # let the other writer finish
+
+    teardown.retries = True
+    TransactionTestCase._fixture_teardown = teardown
+
+
 def pytest_collection_modifyitems(items):
     # Browser tests last: Playwright's sync API leaves an event loop running in the main
     # thread, which later async tests and async_to_sync calls cannot share.

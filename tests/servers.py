@@ -27,6 +27,9 @@ SERVER_ENV = {
 }
 
 
+ASGI_APP = "config.asgi:application"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -64,8 +67,7 @@ class Daphne:
     def start(self) -> Daphne:
         log = open(self.log_path, "a")  # noqa: SIM115 (closed with the process)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
-            + ["config.asgi:application"],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), ASGI_APP],
             cwd=settings.BASE_DIR,
             env=self.env,
             stdout=log,

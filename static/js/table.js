@@ -139,6 +139,13 @@
 
   // --- state ------------------------------------------------------------------------
 
+  // The server's clock is the truth: its moments (expiries, deadlines) are read against
+  // it, corrected by every state.
+  let serverOffset = 0;
+  function serverNow() {
+    return Date.now() + serverOffset;
+  }
+
   let state = null;
   let fpn = null;
   let lastVersion = -1;
@@ -189,6 +196,7 @@
     const previous = state;
     state = next;
     lastVersion = next.version;
+    if (next.server_time) serverOffset = next.server_time - Date.now();
     pending = false;
     if (next.match.rematch && previous && !previous.match.rematch) {
       goToMatch(next.match.rematch); // everyone accepted: the new match starts now
@@ -650,7 +658,7 @@
 
     const rematch = $("rematch");
     const info = $("rematch-info");
-    const offer = s.match.rematch_offer && s.match.rematch_offer.expires_at > Date.now() ? s.match.rematch_offer : null;
+    const offer = s.match.rematch_offer && s.match.rematch_offer.expires_at > serverNow() ? s.match.rematch_offer : null;
     const finished = s.match.status === "finished";
     rematch.hidden = !(finished && mine);
     const accepted = !!(offer && mine && offer.seats.includes(mine));
@@ -667,7 +675,7 @@
       info.textContent = t("rematch.offered", { players: namesOf(offer.seats) });
     }
     clearTimeout(rematchTimer);
-    if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - Date.now()) + 50);
+    if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - serverNow()) + 50);
   }
 
   function confirmThen(dialogId, message) {

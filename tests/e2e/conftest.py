@@ -2,17 +2,15 @@
 serving the test database (PostgreSQL and Redis started by ``make test``)."""
 
 import os
-import socket
-import subprocess
-import sys
-import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 from tests.conftest import SERVICES
+from tests.servers import Daphne
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop.
 
@@ -43,10 +41,18 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def off_the_loop(service, **arguments):
+    """Call a service in another thread: its notifications go out with ``async_to_sync``,
+    which refuses to run in the thread where Playwright's event loop runs."""
+
+    def call():
+        try:
+            return service(**arguments)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
 
 
 class Site:
@@ -62,51 +68,14 @@ class Site:
 def site(django_db_setup, django_db_blocker, tmp_path_factory):
     """Daphne in its own process on the test database, with Celery tasks run by a worker
     thread elsewhere in the tests when they need one."""
-    from django.db import connection
-
-    port = _free_port()
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    test_db_url = urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
     mail_dir = tmp_path_factory.mktemp("mail")
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_db_url,
-        "DEBUG": "1",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "EMAIL_FILE_PATH": str(mail_dir),
-        "LOG_LEVEL": "WARNING",
-    }
-    log = open(tmp_path_factory.mktemp("daphne") / "daphne.log", "w")  # noqa: SIM115
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        process.kill()
-        raise RuntimeError("Daphne did not start")
-    yield Site(f"http://127.0.0.1:{port}", mail_dir)
-    process.terminate()
-    process.wait(timeout=10)
-    log.close()
+    server = Daphne(
+        tmp_path_factory.mktemp("daphne"),
+        env={"EMAIL_FILE_PATH": str(mail_dir), "ALLOWED_HOSTS": "127.0.0.1,localhost"},
+        name="site",
+    ).start()
+    yield Site(server.url, mail_dir)
+    server.stop()
 
 
 @pytest.fixture

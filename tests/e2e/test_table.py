@@ -4,39 +4,23 @@ visitor watches; then they chat and take a rematch."""
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connections
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
+from games import services, timing
 from games.board_svg import render_board
 from games.colors import COLOR_NAMES
 from games.engine import PALETTE, Position
 from games.engine.match import MatchState
 from games.models import Match
+from tests.e2e.conftest import off_the_loop
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # With this board, both greedy in game 1 (B wins it) and a careless B in game 2 (A wins
 # it), the match is 1–1 and A wins on total score; A's first move can gain 5 cells.
 SEED = 46
-
-
-def off_the_loop(service, **arguments):
-    """Call a service in another thread: its notifications go out with ``async_to_sync``,
-    which refuses to run in the thread where Playwright's event loop runs."""
-
-    def call():
-        try:
-            return service(**arguments)
-        finally:
-            connections.close_all()
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(call).result()
 
 
 def current_state(match: Match) -> MatchState:
@@ -76,7 +60,7 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
         services.match_create,
         variant="fast",
         members=[alice, bob],
-        now=timezone.now(),
+        now=timing.now(),
         seed=SEED,
         clock="5+3",
     )
@@ -251,7 +235,7 @@ class Relay:
         self.routes = []
         self.drop_next_state = False
         self.sent: list[dict] = []
-        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self.open)
+        page.route_web_socket(re.compile(r"/ws/table/\d+/(\?.*)?$"), self.open)
 
     def open(self, route) -> None:
         server = route.connect_to_server()
@@ -279,7 +263,7 @@ class Relay:
 def test_the_table_catches_up_after_lost_states_and_reconnects(browser, site, login, make_member):
     alice, bob = make_member("alice"), make_member("bob")
     match = off_the_loop(
-        services.match_create, variant="fast", members=[alice, bob], now=timezone.now(), seed=SEED
+        services.match_create, variant="fast", members=[alice, bob], now=timing.now(), seed=SEED
     )
     url = f"{site.url}/match/{match.pk}/"
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -299,7 +283,7 @@ def test_the_table_catches_up_after_lost_states_and_reconnects(browser, site, lo
             user=user,
             ply=ply,
             color=greedy(position),
-            received_at=timezone.now(),
+            received_at=timing.now(),
         )
 
     # Sound on: saved for the member; it beeps when her turn comes (no errors either way).
@@ -317,7 +301,7 @@ def test_the_table_catches_up_after_lost_states_and_reconnects(browser, site, lo
     play(alice, 0)
     button(page, greedy(seen)).click()
     expect(page.locator("#table-error")).to_have_text(
-        "The board changed meanwhile; look again and choose."
+        "The board changed meanwhile: the game is at move 1."
     )
     expect(at(page, 1, 1)).to_have_count(1)
     assert {"type": "sync"} in relay.sent
