@@ -178,7 +178,7 @@ def member_rating_panel(member_id: int) -> list[ScaleRecord]:
 
 
 def match_rating_changes(match_id: int) -> list[dict]:
-    """What a rated match did to each player's rating, in seat-independent member order.
+    """What a rated match did to each player's rating, in the order the players were first rated.
 
     ``change`` is the difference of the rounded ratings (what the banner shows). Empty for
     a match not (or no longer) rated. One query.
@@ -186,7 +186,7 @@ def match_rating_changes(match_id: int) -> list[dict]:
     changes = (
         RatingChange.objects.filter(rated_match_id=match_id)
         .select_related("player__member")
-        .order_by("player__member_id", "player_id")
+        .order_by("player_id")
     )
     return [
         {
