@@ -29,8 +29,11 @@ PROVISIONAL_RD = 110.0
 #: The most RD can grow to through inactivity (a new player's RD).
 MAX_RD = START_RD
 #: c in RD = min(350, sqrt(RD² + c²·d)), d in days: a settled RD of 50 grows back to 350
-#: after one year without a rated match on the scale, sqrt((350² - 50²) / 365) ≈ 18.13.
-INACTIVITY_C = math.sqrt((MAX_RD**2 - 50.0**2) / 365.0)
+#: after five years without a rated match on the scale, c = sqrt((350² - 50²) / 1825) ≈ 8.11.
+#: With it a member who plays a rated match every two weeks keeps an established rating
+#: (RD settles near 106), and a settled RD of 60 turns provisional after about four months.
+INACTIVITY_YEARS = 5
+INACTIVITY_C = math.sqrt((MAX_RD**2 - 50.0**2) / (365.0 * INACTIVITY_YEARS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +127,7 @@ def rate(player: Rating, results: list[tuple[Rating, float]], tau: float = TAU) 
 def rd_after_inactivity(rd: float, days: float, c: float = INACTIVITY_C) -> float:
     """RD grown by ``days`` without a rated match on the scale, capped at ``MAX_RD``.
 
-    >>> rd_after_inactivity(50.0, 365.0)
+    >>> rd_after_inactivity(50.0, 5 * 365.0)
     350.0
     >>> rd_after_inactivity(80.0, 0.0)
     80.0

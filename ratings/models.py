@@ -62,6 +62,13 @@ class PlayerRating(models.Model):
         return self.rd > glicko2.PROVISIONAL_RD
 
 
+#: Results whose stored changes disagree with what they should be: not yet rated, or
+#: annulled with their changes still stored.
+DIRTY = models.Q(applied=False, annulled_at=None) | models.Q(
+    applied=True, annulled_at__isnull=False
+)
+
+
 class RatedMatch(models.Model):
     """A finished rated match's result as ``games`` handed it over; the match id is its key."""
 
@@ -88,7 +95,15 @@ class RatedMatch(models.Model):
         verbose_name_plural = _("rated matches")
         # Matches are rated in the order they finished, ties by id.
         ordering = ["finished_at", "match_id"]
-        indexes = [models.Index(fields=["scale", "finished_at", "match_id"], name="ratings_order")]
+        indexes = [
+            models.Index(fields=["scale", "finished_at", "match_id"], name="ratings_order"),
+            # Only the few results whose stored changes are not what they should be.
+            models.Index(
+                fields=["scale", "finished_at", "match_id"],
+                condition=DIRTY,
+                name="ratings_dirty",
+            ),
+        ]
         permissions = [("annul_ratedmatch", _("Can annul rated matches"))]
 
     def __str__(self) -> str:
@@ -125,11 +140,20 @@ class RatingChange(models.Model):
         DRAW = "draw", _("draw")
         LOSS = "loss", _("loss")
 
+    # Indexed by the unique constraint and the history index, which lead with each.
     rated_match = models.ForeignKey(
-        RatedMatch, verbose_name=_("match"), on_delete=models.CASCADE, related_name="changes"
+        RatedMatch,
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="changes",
+        db_index=False,
     )
     player = models.ForeignKey(
-        PlayerRating, verbose_name=_("player"), on_delete=models.PROTECT, related_name="changes"
+        PlayerRating,
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="changes",
+        db_index=False,
     )
     scale = models.CharField(_("scale"), max_length=16, choices=Scale.choices)
     # Copied from the match: the history is read and cut in this order without a join.

@@ -19,26 +19,16 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 
+from ratings.bulk import changes_insert, players_update
 from ratings.glicko2 import Rating
-from ratings.models import Pairing, PlayerRating, RatedMatch, RatingChange, ScaleLock
+from ratings.models import DIRTY, Pairing, PlayerRating, RatedMatch, RatingChange, ScaleLock
 from ratings.periods import Standing, rate_match
 
 #: Progress of a long recalculation: called with (matches done, matches in all).
 Progress = Callable[[int, int], None]
 #: Where a replay starts: (finished_at, match_id) of its first match; None is the beginning.
 Key = tuple[datetime, int]
-BATCH = 2000
 PROGRESS_EVERY = 1000
-PLAYER_FIELDS = (
-    "rating",
-    "rd",
-    "volatility",
-    "last_played_at",
-    "matches",
-    "wins",
-    "draws",
-    "losses",
-)
 
 
 def scale_lock(scale: str) -> None:
@@ -65,7 +55,7 @@ def _from(key: Key, *, finished: str = "finished_at", match: str = "match_id") -
 def _first_dirty(scale: str) -> Key | None:
     dirty = (
         RatedMatch.objects.filter(scale=scale)
-        .filter(Q(applied=False, annulled_at=None) | Q(applied=True, annulled_at__isnull=False))
+        .filter(DIRTY)
         .order_by("finished_at", "match_id")
         .values_list("finished_at", "match_id")
         .first()
@@ -141,7 +131,7 @@ def _replay(scale: str, start: Key | None, progress: Progress | None) -> int:
     replayed_players = {p for pairs in by_match.values() for p, o, _ in pairs} | {
         o for pairs in by_match.values() for _, o, _ in pairs
     }
-    undone_players = set(changes.values_list("player_id", flat=True).distinct())
+    undone_players = set(changes.order_by().values_list("player_id", flat=True).distinct())
     if undone_players:
         changes.delete()
         standings = _standings_before(undone_players | replayed_players, start)
@@ -149,34 +139,35 @@ def _replay(scale: str, start: Key | None, progress: Progress | None) -> int:
         # Nothing from ``start`` on was rated yet: the current rows are the state before it.
         standings = _standings_now(replayed_players)
 
-    new_changes: list[RatingChange] = []
+    new_changes: list[tuple] = []
     total = len(order)
     for done, (match_id, finished_at) in enumerate(order, start=1):
         for player, change in rate_match(standings, by_match[match_id], finished_at).items():
             standings[player] = Standing(change.after, finished_at)
+            before, after = change.before, change.after
             new_changes.append(
-                RatingChange(
-                    rated_match_id=match_id,
-                    player_id=player,
-                    scale=scale,
-                    finished_at=finished_at,
-                    rating_before=change.before.rating,
-                    rd_before=change.before.rd,
-                    volatility_before=change.before.volatility,
-                    rating_after=change.after.rating,
-                    rd_after=change.after.rd,
-                    volatility_after=change.after.volatility,
-                    score=change.score,
-                    opponents=change.opponents,
-                    outcome=change.outcome,
+                (
+                    match_id,
+                    player,
+                    scale,
+                    finished_at,
+                    before.rating,
+                    before.rd,
+                    before.volatility,
+                    after.rating,
+                    after.rd,
+                    after.volatility,
+                    change.score,
+                    change.opponents,
+                    change.outcome,
                 )
             )
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == total):
             progress(done, total)
-    RatingChange.objects.bulk_create(new_changes, batch_size=BATCH)
+    changes_insert(new_changes)
     _store_players(standings)
-    matches.filter(annulled_at=None).update(applied=True)
-    matches.filter(annulled_at__isnull=False).update(applied=False)
+    matches.filter(annulled_at=None, applied=False).update(applied=True)
+    matches.filter(annulled_at__isnull=False, applied=True).update(applied=False)
     return total
 
 
@@ -228,17 +219,18 @@ def _store_players(standings: dict[int, Standing]) -> None:
     rows = []
     for pk, standing in standings.items():
         count = counts.get(pk, {})
+        rating = standing.rating
         rows.append(
-            PlayerRating(
-                pk=pk,
-                rating=standing.rating.rating,
-                rd=standing.rating.rd,
-                volatility=standing.rating.volatility,
-                last_played_at=standing.last_played,
-                matches=count.get("total", 0),
-                wins=count.get("won", 0),
-                draws=count.get("drawn", 0),
-                losses=count.get("lost", 0),
+            (
+                pk,
+                rating.rating,
+                rating.rd,
+                rating.volatility,
+                standing.last_played,
+                count.get("total", 0),
+                count.get("won", 0),
+                count.get("drawn", 0),
+                count.get("lost", 0),
             )
         )
-    PlayerRating.objects.bulk_update(rows, PLAYER_FIELDS, batch_size=500)
+    players_update(rows)
