@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.models import User
 from ratings import tasks, updates
 from ratings.models import Pairing, PlayerRating, RatedMatch, Scale
-from ratings.periods import validate_pairings
+from ratings.periods import InvalidPairings, validate_pairings
 from ratings.updates import Progress, match_rating_update
 
 __all__ = [
@@ -30,6 +30,15 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
+
+#: Players and pairs of opponents in one match of each scale.
+SHAPES = {
+    Scale.FAST: (2, 1),
+    Scale.CLASSIC: (2, 1),
+    Scale.HEX: (2, 1),
+    Scale.FOUR: (4, 6),
+    Scale.PAIRS: (4, 4),
+}
 
 
 class AlreadyAnnulled(ValueError):
@@ -52,6 +61,7 @@ def match_result_record(
         raise ValueError(f"no rated scale {scale!r}")
     pairings = [(int(a), int(b), float(score)) for a, b, score in pairings]
     validate_pairings(pairings)
+    _check_shape(scale, pairings)
     existing = RatedMatch.objects.filter(pk=match_id).first()
     if existing is not None:
         return existing
@@ -75,6 +85,19 @@ def match_result_record(
         return RatedMatch.objects.get(pk=match_id)
     transaction.on_commit(partial(tasks.rating_update.delay, match_id))
     return rated_match
+
+
+def _check_shape(scale: str, pairings: list[tuple[int, int, float]]) -> None:
+    """Two players once; four players each against the three others; Pairs against two."""
+    players, pairs = SHAPES[Scale(scale)]
+    opponents: dict[int, int] = {}
+    for member, opponent, _ in pairings:
+        opponents[member] = opponents.get(member, 0) + 1
+        opponents[opponent] = opponents.get(opponent, 0) + 1
+    if len(opponents) != players or len(pairings) != pairs:
+        raise InvalidPairings(f"a {scale} match has {players} players in {pairs} pairs")
+    if set(opponents.values()) != {2 * pairs // players}:
+        raise InvalidPairings(f"every player of a {scale} match meets as many opponents")
 
 
 def _players(scale: str, member_ids: set[int]) -> dict[int, int]:

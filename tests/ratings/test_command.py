@@ -13,15 +13,15 @@ pytestmark = pytest.mark.django_db
 def test_recalculating_by_hand_shows_progress_and_equals_the_updates(members):
     from ratings import services
 
-    for match_id in random_history("four", members, 25, seed=5):
+    for match_id in random_history("hex", members, 25, seed=5):
         services.match_rating_update(match_id=match_id)
-    before = snapshot("four")
+    before = snapshot("hex")
     out = StringIO()
-    call_command("recalculate_ratings", "four", stdout=out)
+    call_command("recalculate_ratings", "hex", stdout=out)
     text = out.getvalue()
     assert "[" + "#" * 30 + "] 25/25" in text
-    assert "Four players: 25 matches rated" in text
-    assert snapshot("four") == before
+    assert "Hexagons 13×11: 25 matches rated" in text
+    assert snapshot("hex") == before
 
 
 def test_every_scale_without_an_argument(members):

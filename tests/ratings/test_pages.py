@@ -84,10 +84,12 @@ def test_index_shows_the_top_five_of_each_scale(client, make_member):
 
 
 def test_member_panel_shows_each_scale_with_provisional_marked(make_member):
-    alice, bob, carol = (make_member(n) for n in ("alice", "bob", "carol"))
+    alice, bob, carol, dave = (make_member(n) for n in ("alice", "bob", "carol", "dave"))
     rate_recorded("fast", 1, [(alice.pk, bob.pk, 1.0)])
     rate_recorded("fast", 2, [(alice.pk, carol.pk, 0.5)])
-    rate_recorded("four", 3, [(alice.pk, bob.pk, 0.4)])
+    a, b, c, d = alice.pk, bob.pk, carol.pk, dave.pk
+    four = [(a, b, 0.4), (a, c, 0.5), (a, d, 0.0), (b, c, 1.0), (b, d, 0.5), (c, d, 0.6)]
+    rate_recorded("four", 3, four)
     PlayerRating.objects.filter(member=alice, scale="four").update(rd=70)
     records = member_ratings(alice.pk)
     assert [(r.scale, r.matches, r.wins, r.draws, r.losses) for r in records] == [
@@ -115,9 +117,7 @@ def test_member_panel_takes_two_queries_however_much_was_played(make_member):
 
     assert queries(render) == 2
     for match_id in range(2, 12):
-        rate_recorded(
-            ["fast", "classic", "hex", "pairs"][match_id % 4], match_id, [(alice.pk, bob.pk, 0.6)]
-        )
+        rate_recorded(["fast", "classic", "hex"][match_id % 3], match_id, [(alice.pk, bob.pk, 0.6)])
     assert queries(render) == 2
 
 

@@ -39,7 +39,16 @@ def test_recording_stores_the_result_once_and_queues_the_update_after_commit(
 
 @pytest.mark.parametrize(
     ("scale", "pairings"),
-    [("vinco", [(0, 1, 1.0)]), ("fast", [(0, 1, 0.7)]), ("fast", [(0, 0, 1.0)]), ("fast", [])],
+    [
+        ("vinco", [(0, 1, 1.0)]),
+        ("fast", [(0, 1, 0.7)]),
+        ("fast", [(0, 0, 1.0)]),
+        ("fast", []),
+        ("fast", [(0, 1, 1.0), (0, 2, 1.0)]),
+        ("four", [(0, 1, 1.0), (0, 2, 1.0), (0, 3, 1.0), (1, 2, 1.0), (1, 3, 1.0)]),
+        # Pairs with partners A and C meeting instead of C and D.
+        ("pairs", [(0, 1, 1.0), (0, 3, 1.0), (0, 2, 1.0), (1, 3, 0.5)]),
+    ],
 )
 def test_invalid_results_are_refused_and_store_nothing(members, scale, pairings):
     ids = [m.pk for m in members]
