@@ -39,7 +39,7 @@ def scale_lock(scale: str) -> None:
     without that mode.
     """
     if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("the scale lock is taken inside a transaction")
+        raise RuntimeError("the scale lock must be taken inside a transaction")
     ScaleLock.objects.get_or_create(scale=scale)
     ScaleLock.objects.filter(scale=scale).update(taken=F("taken") + 1)
 
@@ -53,14 +53,14 @@ def _from(key: Key, *, finished: str = "finished_at", match: str = "match_id") -
 
 
 def _first_dirty(scale: str) -> Key | None:
-    dirty = (
+    """The first result of ``scale`` not rated yet, or annulled with its changes still stored."""
+    return (
         RatedMatch.objects.filter(scale=scale)
         .filter(DIRTY)
         .order_by("finished_at", "match_id")
         .values_list("finished_at", "match_id")
         .first()
     )
-    return dirty
 
 
 @transaction.atomic
@@ -128,9 +128,7 @@ def _replay(scale: str, start: Key | None, progress: Progress | None) -> int:
     ).values_list("rated_match_id", "player_id", "opponent_id", "score"):
         by_match[match_id].append((player, opponent, score))
 
-    replayed_players = {p for pairs in by_match.values() for p, o, _ in pairs} | {
-        o for pairs in by_match.values() for _, o, _ in pairs
-    }
+    replayed_players = {p for pairs in by_match.values() for a, b, _ in pairs for p in (a, b)}
     undone_players = set(changes.order_by().values_list("player_id", flat=True).distinct())
     if undone_players:
         changes.delete()

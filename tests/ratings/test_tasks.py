@@ -95,15 +95,15 @@ def test_an_update_holds_the_lock_of_its_scale(members, monkeypatch):
     from ratings import updates
 
     alice, bob = members[:2]
-    services.scale_recalculate(scale="pairs")
+    services.scale_recalculate(scale="classic")
     services.match_result_record(
-        scale="pairs", match_id=3, finished_at=T0, pairings=[(alice.pk, bob.pk, 0.5)]
+        scale="classic", match_id=3, finished_at=T0, pairings=[(alice.pk, bob.pk, 0.5)]
     )
     seen = []
     real_replay = updates._replay
 
     def replay(*args):
-        seen.append(_lockable("pairs"))
+        seen.append(_lockable("classic"))
         return real_replay(*args)
 
     monkeypatch.setattr(updates, "_replay", replay)
