@@ -242,9 +242,7 @@ def with_throwaway_postgres(argv: list[str]) -> int:
             "LOG_LEVEL": "WARNING",
         }
         print(f"Throwaway PostgreSQL on 127.0.0.1:{port} (fsync off, as the tests run it)")
-        return subprocess.run(
-            [sys.executable, os.environ.get("VOG_BENCH_SCRIPT", __file__), *argv], env=env
-        ).returncode
+        return subprocess.run([sys.executable, __file__, *argv], env=env).returncode
     finally:
         subprocess.run(
             [*as_postgres, pg / "pg_ctl", "-D", data, "-m", "immediate", "stop"],
