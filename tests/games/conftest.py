@@ -116,3 +116,8 @@ async def connect():
     yield open_socket
     for socket in sockets:
         await socket.close()
+
+
+@pytest.fixture
+def dave(make_member):
+    return make_member("dave")

@@ -1,0 +1,100 @@
+"""Several servers serve one site, and overload is refused fast without losing or doubling
+anything."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.engine import Position
+from games.models import Match, Move
+from tests.conftest import needs_services
+from tests.games.conftest import legal_colour, position_of
+from tests.games.test_sockets_live import open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def greedy(state: dict) -> int:
+    position = Position.from_text(state["game"]["position"])
+    legal = [c for c, reason in position.legal_colors().items() if reason is None]
+    return max(legal, key=lambda c: (len(position.preview(c)), -c))
+
+
+@needs_services
+async def test_players_on_two_processes_play_a_whole_match(
+    daphnes, fast_table, alice, bob, carol, dave
+):
+    a = await open_socket(daphnes[0], fast_table, alice)
+    b = await open_socket(daphnes[1], fast_table, bob)
+    watchers = [
+        await open_socket(daphnes[0], fast_table, carol),
+        await open_socket(daphnes[1], fast_table, dave),
+    ]
+    players = {"A": a, "B": b}
+    everyone = [a, b, *watchers]
+    seen = []
+    state = a.state
+    while state["match"]["status"] != "finished":
+        if state["match"]["status"] == "between_games":
+            for socket in (a, b):
+                await socket.send({"type": "ready"})
+            number = state["game"]["number"] + 1
+            for socket in everyone:
+                state = await socket.state_where(
+                    lambda s, n=number: s["game"]["number"] == n and s["match"]["status"] != "between_games"
+                )
+            continue
+        mover = players[state["game"]["to_move"]]
+        ply, number = state["game"]["ply"], state["game"]["number"]
+        await mover.send({"type": "move", "color": greedy(state), "ply": ply})
+        for socket in everyone:  # every move reaches both processes' sockets
+            state = await socket.state_where(
+                lambda s, n=number, p=ply: s["game"]["number"] > n or s["game"]["ply"] == p + 1
+            )
+        seen.append((number, ply))
+    results = {socket.state["match"]["result"]["reason"] for socket in everyone}
+    assert len(results) == 1
+    match = await sync_to_async(Match.objects.get)(pk=fast_table.pk)
+    assert match.status == "finished"
+    moves = await sync_to_async(Move.objects.filter(game__match=match).count)()
+    assert moves == len(seen) > 20
+    for socket in everyone:
+        await socket.close()
+
+
+async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
+    settings, connect, new_table, make_member
+):
+    settings.DB_THREADS = 1
+    settings.DB_QUEUE_LIMIT = 2
+    from games import threads
+
+    threads._executor = None  # a pool of the size set above
+    tables, sockets = [], []
+    for index in range(8):
+        a = await sync_to_async(make_member)(f"a{index}")
+        b = await sync_to_async(make_member)(f"b{index}")
+        table = await sync_to_async(new_table)("fast", [a, b])
+        tables.append(table)
+        sockets.append(await connect(table, a))
+    colours = [legal_colour(await sync_to_async(position_of)(t)) for t in tables]
+    await asyncio.gather(
+        *(s.send({"type": "move", "color": c, "ply": 0}) for s, c in zip(sockets, colours))
+    )
+    outcomes = []
+    for socket in sockets:
+        while True:
+            message = await socket.receive()
+            if message["type"] == "error":
+                outcomes.append(message["code"])
+                break
+            if message["type"] == "state" and message["game"]["ply"] == 1:
+                outcomes.append("applied")
+                break
+    assert "rate_limited" in outcomes and "applied" in outcomes
+    assert set(outcomes) == {"rate_limited", "applied"}
+    for table, outcome in zip(tables, outcomes):
+        moves = await sync_to_async(Move.objects.filter(game__match=table).count)()
+        assert moves == (1 if outcome == "applied" else 0)
+    threads._executor = None
