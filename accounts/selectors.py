@@ -49,6 +49,10 @@ def member_standing(*, member_id: int, session_key: str | None, now: datetime) -
     )
 
 
+def member_session_valid(session_key: str, now: datetime) -> bool:
+    return Session.objects.filter(session_key=session_key, expire_date__gt=now).exists()
+
+
 def is_moderator(member: User) -> bool:
     return (
         member.is_superuser

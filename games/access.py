@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from django.contrib.sessions.models import Session
+from django.db.models import Exists
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import TableError
+from accounts import events as member_events
+from games.errors import Revoked, TableError
 from games.models import Match, Seat
 from games.state import SeatRow
 
-SEAT_COLUMNS = ("seat", "member_id", "member__username", "rating", "connected", "absent_since")
+SEAT_COLUMNS = (
+    "seat",
+    "member_id",
+    "member__username",
+    "rating",
+    "connected",
+    "absent_since",
+    "member__banned_at",
+    "member__banned_until",
+)
 
 
-def seats_for(match_id: int) -> list[SeatRow]:
-    """The seats of a match in letter order: one query, no whole member rows."""
-    rows = Seat.objects.filter(match_id=match_id).order_by("seat").values_list(*SEAT_COLUMNS)
-    return [SeatRow(*row) for row in rows]
+def seats_for(
+    match_id: int, *, session_key: str | None = None, now: datetime | None = None
+) -> list[SeatRow]:
+    """The seats of a match in letter order: one query, no whole member rows. With
+    ``session_key`` each row also says whether that session is still valid, so a player's
+    standing is read with the seats, not by a query of its own."""
+    rows = Seat.objects.filter(match_id=match_id).order_by("seat")
+    columns = SEAT_COLUMNS
+    if session_key is not None:
+        valid = Session.objects.filter(session_key=session_key, expire_date__gt=now)
+        rows = rows.annotate(session_ok=Exists(valid))
+        columns = (*SEAT_COLUMNS, "session_ok")
+    return [SeatRow(*row) for row in rows.values_list(*columns)]
 
 
 def seat_of(seats: list[SeatRow], user: Any) -> int | None:
@@ -29,14 +51,20 @@ def seat_of(seats: list[SeatRow], user: Any) -> int | None:
     return None
 
 
-def player_seat_or_error(seats: list[SeatRow], user: Any) -> int:
-    """The seat of a player who may act at this table; raises ``not_a_player`` otherwise."""
+def player_seat_or_error(seats: list[SeatRow], user: Any, *, now: datetime | None = None) -> int:
+    """The seat of a player who may act at this table now; raises ``not_a_player``
+    otherwise, and ``Revoked`` for a banned member or a session that ended (read with the
+    seats by ``seats_for``)."""
     if user is None or not user.is_authenticated:
         raise TableError("not_a_player", _("Log in and take a seat to play."))
-    seat = seat_of(seats, user)
-    if seat is None:
+    row = next((row for row in seats if row.member_id == user.pk), None)
+    if row is None:
         raise TableError("not_a_player", _("You are not playing at this table."))
-    return seat
+    if not row.session_ok:
+        raise Revoked(member_events.CLOSE_SESSION_ENDED)
+    if now is not None and row.banned(now):
+        raise Revoked(member_events.CLOSE_BANNED)
+    return row.seat
 
 
 def can_moderate(user: Any) -> bool:

@@ -70,22 +70,21 @@ class TableConsumer(MemberSocket):
         return True
 
     async def send_state(self, *, force: bool = False) -> None:
-        message, deadline = await threads.run_unbounded(selectors.table_snapshot, self.table_id)
-        if message is not None:
-            await self.send_personal(message, force=force)
-            timers.watch_deadline(self.table_id, deadline)
+        event = await threads.run_unbounded(selectors.table_event, self.table_id)
+        if event is not None:
+            await self.send_personal(event, force=force)
 
-    async def send_personal(self, message: dict[str, Any], *, force: bool = False) -> None:
-        if message["version"] <= self.version and not force:
+    async def send_personal(self, event: dict[str, Any], *, force: bool = False) -> None:
+        if event["version"] <= self.version and not force:
             return  # an older or repeated notification
-        self.version = max(self.version, message["version"])
-        await self.send_json({**message, "you": state.you(message, self.seat)})
+        self.version = max(self.version, event["version"])
+        await self.send(text_data=state.personal(event, self.seat))
+        timers.watch_deadline(self.table_id, event["deadline"])
 
     # --- group events (sent after commit) -------------------------------------------
 
     async def table_state(self, event: dict[str, Any]) -> None:
-        await self.send_personal(event["state"])
-        timers.watch_deadline(self.table_id, event.get("deadline"))
+        await self.send_personal(event)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         if event["audience"] == "spectators" and self.seat is not None:

@@ -18,6 +18,15 @@ class TableError(ValueError):
         self.message = message
 
 
+class Revoked(TableError):
+    """The member may no longer act on this socket (banned, logged out, deleted): the
+    socket is closed with ``close_code`` (docs/protocol.md)."""
+
+    def __init__(self, close_code: int) -> None:
+        super().__init__("not_allowed", _("You can no longer act here."))
+        self.close_code = close_code
+
+
 # The engine speaks English for logs; people read these. Keys: the engine's messages
 # (fixed strings) and, for an illegal colour, the reason the engine gives.
 _ENGINE_MESSAGES = {

@@ -60,17 +60,11 @@ async def flush(box: Outbox) -> None:
         await layer.group_send(group, message)
 
 
-def table_changed(match_id: int, state: dict[str, Any], deadline: datetime | None) -> None:
-    """Every socket at the table gets the new public state (each adds its own ``you``);
-    each web process also watches the table's ``deadline``."""
-    send(
-        table_group(match_id),
-        {
-            "type": "table.state",
-            "state": state,
-            "deadline": deadline.isoformat() if deadline else None,
-        },
-    )
+def table_changed(match_id: int, event: dict[str, Any]) -> None:
+    """Every socket at the table gets the new state (``games.state.encode``: the public
+    part and each seat's own, serialized once); each web process also watches the
+    table's deadline."""
+    send(table_group(match_id), event)
 
 
 def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:

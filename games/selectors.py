@@ -22,20 +22,22 @@ def match_for_table(match_id: int) -> Match | None:
 def table_state(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
     """The public state of a table (SPEC §7 ``state`` without ``you``): two queries, the
     match and its seats, and the same message a change sends."""
-    return table_snapshot(match_id, now=now)[0]
-
-
-def table_snapshot(
-    match_id: int, *, now: datetime | None = None
-) -> tuple[dict[str, Any] | None, str | None]:
-    """The public state and the deadline (ISO 8601) a socket needs on connect and sync."""
     match = match_for_table(match_id)
     if match is None or not match.state:
-        return None, None
-    message = state.build(
-        match, MatchState.from_dict(match.state), seats_for(match_id), now=now or timing.now()
-    )
-    return message, match.deadline.isoformat() if match.deadline else None
+        return None
+    engine_state = MatchState.from_dict(match.state)
+    return state.build(match, engine_state, seats_for(match_id), now=now or timing.now())
+
+
+def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
+    """The state as the group event a change sends (``state.encode``), for a socket that
+    connects or asks for ``sync``."""
+    match = match_for_table(match_id)
+    if match is None or not match.state:
+        return None
+    engine_state = MatchState.from_dict(match.state)
+    message = state.build(match, engine_state, seats_for(match_id), now=now or timing.now())
+    return state.encode(message, engine_state.current.position, deadline=match.deadline)
 
 
 def chat_payload(message: ChatMessage) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -25,17 +26,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts import events as member_events
 from accounts.selectors import member_standing
 from games import events, protocol, services, threads, timers, timing
-from games.errors import TableError
+from games.errors import Revoked, TableError
 
 logger = logging.getLogger(__name__)
-
-
-class Revoked(Exception):
-    """The member may no longer use this socket: close it with ``code``."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
 
 
 class RateWindow:
@@ -58,6 +51,16 @@ class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
     opened_ok = False
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own dispatch first closes stale database connections on its single
+        database thread, for every message of every socket (a group message too): under
+        load that hop was the bottleneck. Database work here runs on ``games.threads``,
+        which tidies its own connections."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     # --- opening and closing -----------------------------------------------------------
 
     async def connect(self) -> None:
@@ -73,7 +76,7 @@ class MemberSocket(AsyncWebsocketConsumer):
         try:
             seat, box = await threads.run_unbounded(self._open, refresh)
         except Revoked as revoked:
-            await self.close(code=revoked.code)
+            await self.close(code=revoked.close_code)
             return
         except TableError as failure:
             with translation.override(self.language):
@@ -154,11 +157,11 @@ class MemberSocket(AsyncWebsocketConsumer):
                 counts = await self.handle(message, received_at)
                 if counts:
                     self.rate.add(moment)
+            except Revoked as revoked:
+                await self.close(code=revoked.close_code)
             except TableError as failure:
                 self.rate.add(moment)
                 await self.send_json(protocol.error(failure.code, failure.message))
-            except Revoked as revoked:
-                await self.close(code=revoked.code)
             except Exception:
                 logger.exception("socket %s: %r", self.channel_name, text_data)
                 await self.send_json(
@@ -170,13 +173,16 @@ class MemberSocket(AsyncWebsocketConsumer):
         limit (a move accepted in turn)."""
         raise TableError("not_allowed", _("That is not possible here or now."))
 
-    async def act(self, function: Callable[..., Any], **kwargs: Any) -> Any:
-        """Run a service on a database thread, after re-reading the member's standing, and
-        send what it caused once it has committed."""
+    async def act(self, function: Callable[..., Any] | None, **kwargs: Any) -> Any:
+        """Run a service on a database thread and send what it caused once it committed.
+        The service re-reads the member's standing with the rows it locks (the socket's
+        session is passed on), so a ban or a logout a moment ago already counts."""
         now = timing.now()
         touch = (now - self.seen).total_seconds() > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
             self.seen = now
+        if function is not None and self.member is not None:
+            kwargs["session_key"] = self.session_key or ""
         result, box = await threads.run(self._act, function, kwargs, touch)
         await events.flush(box)
         return result
@@ -184,10 +190,8 @@ class MemberSocket(AsyncWebsocketConsumer):
     def _act(
         self, function: Callable[..., Any] | None, kwargs: dict[str, Any], touch: bool
     ) -> tuple[Any, events.Outbox]:
-        now = timing.now()
         if touch:
-            services.socket_seen(channel_name=self.channel_name, now=now)
-        self._check_standing(now)
+            services.socket_seen(channel_name=self.channel_name, now=timing.now())
         with events.capture() as box:
             result = function(**kwargs) if function is not None else None
         return result, box
@@ -205,7 +209,6 @@ class MemberSocket(AsyncWebsocketConsumer):
             raise Revoked(member_events.CLOSE_SESSION_ENDED)
         if standing.banned:
             raise Revoked(member_events.CLOSE_BANNED)
-        self.standing = standing
 
     # --- helpers ----------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ give the same message."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -16,7 +17,8 @@ from games.models import SEAT_LETTERS, Match
 
 
 class SeatRow(NamedTuple):
-    """A seat as tables need it, read without the member's whole row."""
+    """A seat as tables need it, read without the member's whole row. The member's ban,
+    and whether the session acting now is still valid, come with it (``access``)."""
 
     seat: int
     member_id: int | None
@@ -24,6 +26,12 @@ class SeatRow(NamedTuple):
     rating: float | None
     connected: bool
     absent_since: datetime | None
+    banned_at: datetime | None = None
+    banned_until: datetime | None = None
+    session_ok: bool = True
+
+    def banned(self, now: datetime) -> bool:
+        return self.banned_at is not None and (self.banned_until is None or self.banned_until > now)
 
 
 def letters(seats) -> list[str]:
@@ -156,12 +164,16 @@ def build(
     }
 
 
-def you(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+SPECTATOR = {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
+
+
+def you(state: dict[str, Any], seat: int | None, position: Position | None = None) -> dict:
     """A player's own part of the state: legal colours with reasons, and previews when it
     is their turn. Spectators get ``seat: null`` and nothing else."""
     if seat is None:
-        return {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
-    position = Position.from_text(state["game"]["position"])
+        return SPECTATOR
+    if position is None:
+        position = Position.from_text(state["game"]["position"])
     legal = position.legal_colors(seat)
     previews: dict[str, list[int]] = {}
     playing = state["match"]["status"] == Match.Status.PLAYING and not state["game"]["over"]
@@ -177,3 +189,31 @@ def you(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "previews": previews,
         "can_swap": bool(playing and position.to_move == seat and position.can_swap),
     }
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def encode(
+    message: dict[str, Any], position: Position, *, deadline: datetime | None = None
+) -> dict[str, Any]:
+    """The state as a group event, serialized once for every socket at the table: the
+    public part as JSON text, each seat's ``you`` (and the spectators') as JSON text, so a
+    socket only joins two strings (``personal``)."""
+    yous = {"-": _dumps(SPECTATOR)}
+    for seat in range(position.seats):
+        yous[str(seat)] = _dumps(you(message, seat, position))
+    return {
+        "type": "table.state",
+        "version": message["version"],
+        "body": _dumps(message)[:-1],
+        "you": yous,
+        "deadline": deadline.isoformat() if deadline else None,
+    }
+
+
+def personal(event: dict[str, Any], seat: int | None) -> str:
+    """One socket's ``state`` frame from a group event made by ``encode``."""
+    mine = event["you"]["-" if seat is None else str(seat)]
+    return f'{event["body"]},"you":{mine}}}'

@@ -2,6 +2,10 @@
 # Run the whole suite against throwaway PostgreSQL and Redis on loopback ports with
 # temporary data; stop them afterwards, whatever happens. Installs redis-server and
 # chromium with apt-get when they are missing.
+#
+#   bash tests/with_services.sh                    the whole suite (lint first)
+#   bash tests/with_services.sh tests/games -x     a part of it (pytest's arguments)
+#   bash tests/with_services.sh --run CMD ARGS     any command with the servers (benchmarks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -53,6 +57,11 @@ export VOG_VAR_DIR="$work/var"
 "$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres vog
 
 echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
+if [ "${1:-}" = --run ]; then
+  shift
+  "$@"
+  exit
+fi
 [ "${VOG_SKIP_LINT:-}" = 1 ] || make --no-print-directory lint
 if [ $# -gt 0 ]; then  # a chosen part of the suite: bash tests/with_services.sh tests/games -x
   "$BIN/python" -m pytest -p no:cacheprovider "$@"

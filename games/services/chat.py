@@ -9,27 +9,41 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts import events as member_events
 from accounts.models import User
+from accounts.selectors import member_session_valid
 from games import events
 from games.access import seat_of, seats_for
-from games.errors import TableError
+from games.errors import Revoked, TableError
 from games.models import ChatMessage, Match
 from games.protocol import check_text
 from games.selectors import chat_payload
 
 
-def chat_post(*, match_id: int, user: User | None, text: str, now: datetime) -> ChatMessage:
+def chat_post(
+    *,
+    match_id: int,
+    user: User | None,
+    text: str,
+    now: datetime,
+    session_key: str | None = None,
+) -> ChatMessage:
     """Post a chat message. During rated matches spectators chat among themselves.
 
     The member's row is read afresh and locked: a mute or ban set a moment ago counts, and
-    two sockets of one member take turns for the rate limit (a sliding window)."""
+    two sockets of one member take turns for the rate limit (a sliding window). With
+    ``session_key`` (a socket's), a session that ended chats no more."""
     if user is None or not user.is_authenticated:
         raise TableError("not_allowed", _("Log in to chat."))
     text = check_text(text)
     with transaction.atomic():
         member = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
-        if member is None or member.is_banned(now):
-            raise TableError("not_allowed", _("Your account cannot chat."))
+        if member is None:
+            raise Revoked(member_events.CLOSE_ACCOUNT_DELETED)
+        if session_key is not None and not member_session_valid(session_key, now):
+            raise Revoked(member_events.CLOSE_SESSION_ENDED)
+        if member.is_banned(now):
+            raise Revoked(member_events.CLOSE_BANNED)
         if member.is_chat_muted(now):
             raise TableError("not_allowed", _("The moderators have muted your chat."))
         limit, window = settings.CHAT_RATE

@@ -127,15 +127,22 @@ def _start(match: Match, seats: list[SeatRow], board: Position, *, now: datetime
 
 
 def move_play(
-    *, match_id: int, user: User, ply: int, color: int | str, received_at: datetime
+    *,
+    match_id: int,
+    user: User,
+    ply: int,
+    color: int | str,
+    received_at: datetime,
+    session_key: str | None = None,
 ) -> Match:
     """Play ``color`` for the user's seat if ``ply`` is the number of moves already played
     in the current game; otherwise ``stale`` and nothing changes. A move received after
-    the mover's time ran out is refused, and the seat is flagged instead."""
+    the mover's time ran out is refused, and the seat is flagged instead. With
+    ``session_key`` (a socket's), a session that ended acts no more."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id)
-        seat = player_seat_or_error(seats, user)
+        seats = seats_for(match_id, session_key=session_key, now=received_at)
+        seat = player_seat_or_error(seats, user, now=received_at)
         state = MatchState.from_dict(match.state)
         if state.status != PLAYING:
             raise TableError("game_over", _("No game is being played now."))
@@ -172,40 +179,50 @@ def move_play(
     raise TableError("game_over", _("Your time ran out before the move arrived."))
 
 
-def match_ready(*, match_id: int, user: User, now: datetime) -> Match:
+def match_ready(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
     """The player is ready for the next game; it starts when every player is."""
-    return _player_event(match_id, user, MatchState.ready_for_next, now=now)
+    return _player_event(match_id, user, MatchState.ready_for_next, now, session_key)
 
 
-def game_resign(*, match_id: int, user: User, now: datetime) -> Match:
+def game_resign(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
     """Give up the current game only; the next game is still played."""
-    return _player_event(match_id, user, MatchState.resign_game, now=now)
+    return _player_event(match_id, user, MatchState.resign_game, now, session_key)
 
 
-def match_resign(*, match_id: int, user: User, now: datetime) -> Match:
+def match_resign(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
     """Give up the match (three or four seats: leave it, the others play on)."""
-    return _player_event(match_id, user, MatchState.resign_match, now=now)
+    return _player_event(match_id, user, MatchState.resign_match, now, session_key)
 
 
-def _player_event(match_id: int, user: User, event: Callable, *, now: datetime) -> Match:
+def _player_event(
+    match_id: int, user: User, event: Callable, now: datetime, session_key: str | None
+) -> Match:
     """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id)
-        seat = player_seat_or_error(seats, user)
+        seats = seats_for(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
         state = MatchState.from_dict(match.state)
         return _commit(match, seats, state, _event(event, state, seat), now=now)
 
 
-def match_claim(*, match_id: int, user: User, now: datetime) -> Match:
+def match_claim(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
     """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
     present socket for a minute, or at a no-clock table no move for five minutes."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id)
-        seat = player_seat_or_error(seats, user)
+        seats = seats_for(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
         state = MatchState.from_dict(match.state)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         claim_at = public.claim_from(match, state, seats, clock)
@@ -276,13 +293,15 @@ def match_abort(*, match_id: int, now: datetime) -> Match:
 # --- after the match --------------------------------------------------------------------
 
 
-def rematch_offer(*, match_id: int, user: User, now: datetime) -> Match:
+def rematch_offer(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
     """Offer or accept a rematch; when every player accepts within the window a new match
     with the same variant, clock and seats (a new board) starts."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id)
-        seat = player_seat_or_error(seats, user)
+        seats = seats_for(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
         if match.status != Match.Status.FINISHED:
             raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
         if match.rematch_id:
@@ -346,7 +365,8 @@ def _bump(
     match.version += 1  # the row is locked: no lost update
     match.save(update_fields=sorted({*fields, "version", "updated_at"}))
     message = public.build(match, state, seats, now=now)
-    transaction.on_commit(partial(events.table_changed, match.pk, message, match.deadline))
+    event = public.encode(message, state.current.position, deadline=match.deadline)
+    transaction.on_commit(partial(events.table_changed, match.pk, event))
     if match.deadline is not None and match.deadline != previous_deadline:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match

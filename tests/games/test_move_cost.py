@@ -1,11 +1,13 @@
 """A move is one short transaction with a fixed, small number of SQL statements, and the
 state it sends is exactly what ``sync`` returns."""
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import events, selectors, services
+from games import events, selectors, services, state
 from tests.games.conftest import T0, legal_colour, position_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,8 +38,8 @@ def test_a_move_runs_a_fixed_number_of_statements(new_table, make_member, varian
 def test_the_state_sent_after_a_move_equals_sync(new_table, alice, bob):
     match = new_table("fast", [alice, bob], clock="3+2")
     _, box = play_one(match, alice, 0)
-    [(group, message)] = [item for item in box if item[1]["type"] == "table.state"]
+    [(group, event)] = [item for item in box if item[1]["type"] == "table.state"]
     assert group == f"table-{match.pk}"
-    synced = selectors.table_state(match.pk, now=T0)
-    assert message["state"] == synced
-
+    assert event == selectors.table_event(match.pk, now=T0)
+    sent = json.loads(state.personal(event, 1))
+    assert sent["game"]["ply"] == 1 and sent["you"]["seat"] == "B" and sent["you"]["previews"]

@@ -42,7 +42,9 @@ async def test_players_on_two_processes_play_a_whole_match(
             number = state["game"]["number"] + 1
             for socket in everyone:
                 state = await socket.state_where(
-                    lambda s, n=number: s["game"]["number"] == n and s["match"]["status"] != "between_games"
+                    lambda s, n=number: (
+                        s["game"]["number"] == n and s["match"]["status"] != "between_games"
+                    )
                 )
             continue
         mover = players[state["game"]["to_move"]]
@@ -79,9 +81,8 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
         tables.append(table)
         sockets.append(await connect(table, a))
     colours = [legal_colour(await sync_to_async(position_of)(t)) for t in tables]
-    await asyncio.gather(
-        *(s.send({"type": "move", "color": c, "ply": 0}) for s, c in zip(sockets, colours))
-    )
+    moves = [{"type": "move", "color": c, "ply": 0} for c in colours]
+    await asyncio.gather(*(s.send(m) for s, m in zip(sockets, moves, strict=True)))
     outcomes = []
     for socket in sockets:
         while True:
@@ -94,7 +95,7 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
                 break
     assert "rate_limited" in outcomes and "applied" in outcomes
     assert set(outcomes) == {"rate_limited", "applied"}
-    for table, outcome in zip(tables, outcomes):
+    for table, outcome in zip(tables, outcomes, strict=True):
         moves = await sync_to_async(Move.objects.filter(game__match=table).count)()
         assert moves == (1 if outcome == "applied" else 0)
     threads._executor = None

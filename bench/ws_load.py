@@ -1,0 +1,388 @@
+"""Load benchmark of the tables: scripted players play Fast matches over real websockets
+against live Daphne processes on PostgreSQL and Redis.
+
+    bash tests/with_services.sh --run .venv/bin/python bench/ws_load.py          # everything
+    bash tests/with_services.sh --run .venv/bin/python bench/ws_load.py --quick  # a short run
+
+What it measures (figures printed, never asserted; docs/performance.md keeps them):
+
+(a) as people play: think 0.5-1.5 s before each move; N tables; the move's round trip
+    (send ``move`` -> the state with the next ply arrives at the mover) p50/p99, errors;
+(b) saturated: players answer at once; moves per second, next to a bare echo consumer on
+    the same stack (``bench/echo_asgi.py``: a state-sized message through ``group_send`` to
+    both sockets of a room) measured in the same run, and their ratio;
+(c) both channels-redis layers (pub/sub and core);
+(d) server CPU per move: the Daphne processes' CPU time over the moves played;
+and after 60 s of 200 saturated tables, the time a page and a move then take.
+
+The players run in this process (asyncio, ``websockets``), on the same 2-core machine as the
+servers: the figures are for the whole machine, client included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "1")  # this process only builds the data
+os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
+
+LAYERS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+HOST = "127.0.0.1"
+ECHO_APP = "bench.echo_asgi:application"
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            model = line.split(":", 1)[1].strip()
+            break
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+# --- the site's data ------------------------------------------------------------------
+
+
+def prepare(tables: int) -> list[tuple[int, str, str]]:
+    """Members with sessions and ``tables`` fresh Fast matches: (match id, cookie A, cookie B)."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+
+    from accounts.models import User
+    from games import services, timing
+
+    call_command("migrate", verbosity=0)
+    rows = []
+    for index in range(tables):
+        cookies, members = [], []
+        for side in "ab":
+            name = f"load-{side}{index}"
+            member, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@x"})
+            client = Client()
+            client.force_login(member)
+            cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+            members.append(member)
+        match = services.match_create(variant="fast", members=members, now=timing.now())
+        rows.append((match.pk, *cookies))
+    return rows
+
+
+def new_tables(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """Fresh matches for the same members (the previous run may have finished some)."""
+    from accounts.models import User
+    from games import services, timing
+
+    fresh = []
+    for index, (_, cookie_a, cookie_b) in enumerate(rows):
+        members = [User.objects.get(username=f"load-{side}{index}") for side in "ab"]
+        match = services.match_create(variant="fast", members=members, now=timing.now())
+        fresh.append((match.pk, cookie_a, cookie_b))
+    return fresh
+
+
+# --- servers --------------------------------------------------------------------------
+
+
+class Servers:
+    def __init__(self, count: int, layer: str):
+        from tests.servers import free_port
+
+        self.ports = [free_port() for _ in range(count)]
+        env = {
+            **os.environ,
+            "DEBUG": "0",
+            "SECURE_SSL_REDIRECT": "0",
+            "ALLOWED_HOSTS": HOST,
+            "DB_CONN_MAX_AGE": "60",
+            "CHANNEL_LAYER_BACKEND": LAYERS[layer],
+            "LOG_LEVEL": "ERROR",
+        }
+        self.processes = [
+            subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), ECHO_APP],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for port in self.ports
+        ]
+        for port in self.ports:
+            self._wait(port)
+
+    @staticmethod
+    def _wait(port: int) -> None:
+        import socket
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection((HOST, port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"Daphne on {port} did not start")
+
+    def url(self, index: int, path: str, scheme: str = "ws") -> str:
+        return f"{scheme}://{HOST}:{self.ports[index % len(self.ports)]}{path}"
+
+    def cpu_seconds(self, kind: str = "both") -> float:
+        """CPU time of the Daphne processes: user, system or both."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for process in self.processes:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            user, system = int(fields[11]), int(fields[12])
+            total += {"user": user, "system": system, "both": user + system}[kind] / tick
+        return total
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+# --- players --------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    round_trips: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+async def connect(url: str, cookie: str | None):
+    from websockets.asyncio.client import connect as ws_connect
+
+    origin = url.replace("ws://", "http://").split("/ws/")[0]
+    headers = {"Origin": origin}
+    if cookie:
+        headers["Cookie"] = cookie
+    return await ws_connect(url, additional_headers=headers, max_size=None, open_timeout=30)
+
+
+async def player(
+    servers: Servers,
+    server_index: int,
+    match_id: int,
+    cookie: str,
+    think: tuple[float, float],
+    tally: Tally,
+    stop_at: float,
+    rng: random.Random,
+) -> None:
+    """Plays one seat until ``stop_at``; follows rematches so tables stay busy."""
+    while time.monotonic() < stop_at:
+        socket = await connect(servers.url(server_index, f"/ws/table/{match_id}/"), cookie)
+        sent: dict[tuple[int, int], float] = {}
+        asked_rematch = False
+        try:
+            while time.monotonic() < stop_at:
+                try:
+                    raw = await asyncio.wait_for(
+                        socket.recv(), max(0.1, stop_at - time.monotonic())
+                    )
+                except TimeoutError:
+                    return
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "error":
+                    tally.error(message["code"])
+                    sent.clear()  # refused: look again and retry
+                    await socket.send('{"type":"sync"}')
+                    continue
+                if kind != "state":
+                    continue
+                match, game, you = message["match"], message["game"], message["you"]
+                key = (game["number"], game["ply"] - 1)
+                if key in sent:
+                    tally.round_trips.append(time.monotonic() - sent.pop(key))
+                    tally.moves += 1
+                if match["rematch"]:
+                    match_id = match["rematch"]
+                    break
+                if match["status"] == "finished" and not asked_rematch:
+                    asked_rematch = True
+                    await socket.send('{"type":"rematch"}')
+                elif match["status"] == "between_games" and you["seat"] not in match["ready"]:
+                    await socket.send('{"type":"ready"}')
+                elif (
+                    match["status"] == "playing"
+                    and not game["over"]
+                    and game["to_move"] == you["seat"]
+                    and (game["number"], game["ply"]) not in sent
+                ):
+                    legal = [int(c) for c, reason in you["legal"].items() if reason is None]
+                    if think[1]:
+                        await asyncio.sleep(rng.uniform(*think))  # a person thinking
+                    sent[(game["number"], game["ply"])] = time.monotonic()
+                    await socket.send(
+                        json.dumps({"type": "move", "color": rng.choice(legal), "ply": game["ply"]})
+                    )
+        finally:
+            await socket.close()
+
+
+async def play(servers: Servers, tables, think, seconds: float) -> tuple[Tally, float]:
+    tally = Tally()
+    rng = random.Random(7)
+    stop_at = time.monotonic() + seconds
+    cpu = servers.cpu_seconds()
+    await asyncio.gather(
+        *(
+            player(servers, index + seat, match_id, cookie, think, tally, stop_at, rng)
+            for index, (match_id, *cookies) in enumerate(tables)
+            for seat, cookie in enumerate(cookies)
+        )
+    )
+    return tally, servers.cpu_seconds() - cpu
+
+
+async def echo(servers: Servers, rooms: int, seconds: float) -> int:
+    """Saturated echo: in each room two sockets take turns, each sends when the previous
+    message reached it. Returns group sends (each delivered to both sockets) done."""
+    done = 0
+    stop_at = time.monotonic() + seconds
+
+    async def room(index: int) -> None:
+        nonlocal done
+        sockets = [
+            await connect(servers.url(index + s, f"/ws/echo/{index}/"), None) for s in (0, 1)
+        ]
+        try:
+            turn = 0
+            while time.monotonic() < stop_at:
+                await sockets[turn].send("go")
+                await asyncio.gather(*(s.recv() for s in sockets))
+                done += 1
+                turn = 1 - turn
+        finally:
+            for s in sockets:
+                await s.close()
+
+    await asyncio.gather(*(room(i) for i in range(rooms)))
+    return done
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def page_and_move_after(servers: Servers, tables) -> tuple[float, float]:
+    started = time.monotonic()
+    urllib.request.urlopen(servers.url(0, "/rules/", "http"), timeout=10).read()
+    page = time.monotonic() - started
+
+    async def one_move() -> float:
+        match_id, cookie, _ = tables[0]
+        socket = await connect(servers.url(0, f"/ws/table/{match_id}/"), cookie)
+        state = json.loads(await socket.recv())
+        legal = [int(c) for c, r in state["you"]["legal"].items() if r is None]
+        began = time.monotonic()
+        await socket.send(json.dumps({"type": "move", "color": legal[0], "ply": 0}))
+        while True:
+            message = json.loads(await socket.recv())
+            if message["type"] != "state" or message["game"]["ply"] >= 1:
+                break
+        await socket.close()
+        return time.monotonic() - began
+
+    return page, asyncio.run(one_move())
+
+
+# --- the run ----------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short phases, fewer tables")
+    args = parser.parse_args()
+    play_seconds, saturate_seconds, overload_seconds = (8, 6, 10) if args.quick else (30, 20, 60)
+    sizes = [10, 50] if args.quick else [10, 50, 100, 200]
+    print(f"Machine: {machine()}")
+    print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    tables = prepare(max(sizes))
+
+    print("\n(a) as people play (think 0.5-1.5 s), pub/sub layer")
+    print("processes  tables  moves  p50 ms  p99 ms  errors")
+    for processes in (1, 2):
+        servers = Servers(processes, "pubsub")
+        try:
+            for size in sizes:
+                tables = new_tables(tables)
+                tally, _ = asyncio.run(play(servers, tables[:size], (0.5, 1.5), play_seconds))
+                print(
+                    f"{processes:>9}  {size:>6}  {tally.moves:>5}  "
+                    f"{percentile(tally.round_trips, 0.5) * 1000:6.0f}  "
+                    f"{percentile(tally.round_trips, 0.99) * 1000:6.0f}  {tally.errors or 0}"
+                )
+        finally:
+            servers.stop()
+
+    print("\n(b, c, d) saturated: 100 tables, players answer at once")
+    print("layer   processes  moves/s  echo msg/s  ratio  CPU ms/move  errors")
+    for layer in LAYERS:
+        for processes in (1, 2):
+            servers = Servers(processes, layer)
+            try:
+                tables = new_tables(tables)
+                tally, cpu = asyncio.run(play(servers, tables[:100], (0, 0), saturate_seconds))
+                echoes = asyncio.run(echo(servers, 100, saturate_seconds)) / saturate_seconds
+                rate = tally.moves / saturate_seconds
+                print(
+                    f"{layer:<6}  {processes:>9}  {rate:7.0f}  {echoes:10.0f}  "
+                    f"{rate / echoes:5.2f}  {cpu / max(1, tally.moves) * 1000:11.2f}  "
+                    f"{tally.errors or 0}"
+                )
+            finally:
+                servers.stop()
+
+    print(f"\nOverload: 200 tables saturated for {overload_seconds} s on 1 process, then")
+    servers = Servers(1, "pubsub")
+    try:
+        tables = new_tables(tables)
+        tally, _ = asyncio.run(play(servers, tables[:200], (0, 0), overload_seconds))
+        page, move = page_and_move_after(servers, new_tables(tables[:1]))
+        print(
+            f"  {tally.moves / overload_seconds:.0f} moves/s during, errors {tally.errors or 0}; "
+            f"after: a page in {page * 1000:.0f} ms, a move in {move * 1000:.0f} ms"
+        )
+    finally:
+        servers.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
