@@ -5,25 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.contrib.sessions.models import Session
-from django.db.models import Exists
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
+from games import rows
 from games.errors import Revoked, TableError
-from games.models import Match, Seat
+from games.models import Match
 from games.state import SeatRow
-
-SEAT_COLUMNS = (
-    "seat",
-    "member_id",
-    "member__username",
-    "rating",
-    "connected",
-    "absent_since",
-    "member__banned_at",
-    "member__banned_until",
-)
 
 
 def seats_for(
@@ -32,13 +20,7 @@ def seats_for(
     """The seats of a match in letter order: one query, no whole member rows. With
     ``session_key`` each row also says whether that session is still valid, so a player's
     standing is read with the seats, not by a query of its own."""
-    rows = Seat.objects.filter(match_id=match_id).order_by("seat")
-    columns = SEAT_COLUMNS
-    if session_key is not None:
-        valid = Session.objects.filter(session_key=session_key, expire_date__gt=now)
-        rows = rows.annotate(session_ok=Exists(valid))
-        columns = (*SEAT_COLUMNS, "session_ok")
-    return [SeatRow(*row) for row in rows.values_list(*columns)]
+    return rows.seats_read(match_id, session_key=session_key, now=now)
 
 
 def seat_of(seats: list[SeatRow], user: Any) -> int | None:
@@ -76,7 +58,7 @@ def can_moderate(user: Any) -> bool:
 def locked_match(match_id: int) -> Match:
     """The match row locked for the rest of the transaction (every change takes it). The
     seats are read apart (``seats_for``), without their members' rows."""
-    match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
+    match = rows.match_locked(match_id)
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match

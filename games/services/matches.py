@@ -17,14 +17,14 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import events, timing
+from games import events, rows, timing
 from games import state as public
 from games.access import locked_match, player_seat_or_error, seats_for
 from games.engine import VARIANTS, Position
 from games.engine.clock import PRESETS, Clock, parse_preset
 from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
 from games.errors import TableError, from_engine
-from games.models import Game, Match, Move, Seat
+from games.models import Game, Match, Seat
 from games.state import SeatRow
 
 ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
@@ -166,7 +166,7 @@ def move_play(
                 clock = clock.press(seat, at_ms=at, next_seat=next_seat)
                 match.clock_state = clock.to_dict()
                 clock_ms = clock.remaining_ms[seat]
-            Move.objects.create(
+            rows.move_insert(
                 game_id=match.current_game_id,
                 ply=ply + 1,
                 seat=seat,
@@ -252,7 +252,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
     if deadline is not None and not Match.objects.filter(pk=match_id, deadline=deadline).exists():
         return False
     with transaction.atomic():
-        match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
+        match = rows.match_locked(match_id)
         if match is None or match.status not in ACTIVE:
             return False
         state = MatchState.from_dict(match.state)
@@ -363,7 +363,7 @@ def _bump(
     """Save the changed columns with a new version and, after commit, send the new state
     (and have the worker look at the match when its deadline comes)."""
     match.version += 1  # the row is locked: no lost update
-    match.save(update_fields=sorted({*fields, "version", "updated_at"}))
+    rows.match_save(match, {*fields, "version", "updated_at"})
     message = public.build(match, state, seats, now=now)
     event = public.encode(message, state.current.position, deadline=match.deadline)
     transaction.on_commit(partial(events.table_changed, match.pk, event))

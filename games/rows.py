@@ -1,0 +1,136 @@
+"""The statements of a move, written out.
+
+A move locks the match, reads its seats, stores the move and saves the match's changed
+columns. Built by the ORM, composing those four statements cost more CPU than running
+them (docs/performance.md), so the hot path writes them once here. Everything else uses
+the ORM as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from django.contrib.sessions.models import Session
+from django.db import connection
+
+from accounts.models import User
+from games.models import Match, Move, Seat
+from games.state import SeatRow
+
+
+def _converters(model, names: list[str]) -> list[list]:
+    """What the ORM applies to each column read (JSON, datetimes on SQLite, …)."""
+    result = []
+    for name in names:
+        field = model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
+        column = field.get_col(model._meta.db_table)
+        result.append(
+            connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        )
+    return result
+
+
+def _convert(row, converters) -> list:
+    values = []
+    for value, functions in zip(row, converters, strict=True):
+        for function in functions:
+            value = function(value, None, connection)
+        values.append(value)
+    return values
+
+
+@cache
+def _match_select(vendor: str) -> tuple[list[str], str, list[list]]:
+    fields = [f for f in Match._meta.concrete_fields if f.attname != "board"]
+    names = [f.attname for f in fields]
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    table = connection.ops.quote_name(Match._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return names, f"SELECT {columns} FROM {table} WHERE id = %s{lock}", _converters(Match, names)
+
+
+def match_locked(match_id: int) -> Match | None:
+    """``SELECT … FOR UPDATE`` of a match (all but its board), as a model instance."""
+    names, sql, converters = _match_select(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return Match.from_db(connection.alias, names, _convert(row, converters))
+
+
+def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
+    """The seats with their members' names and bans, and whether ``session_key`` is still
+    valid (one statement)."""
+    seat, user, session = (
+        connection.ops.quote_name(model._meta.db_table) for model in (Seat, User, Session)
+    )
+    valid = "TRUE"
+    params: list[Any] = []
+    if session_key is not None:
+        valid = f"EXISTS (SELECT 1 FROM {session} WHERE session_key = %s AND expire_date > %s)"
+        params += [session_key, connection.ops.adapt_datetimefield_value(now)]
+    params.append(match_id)
+    sql = (
+        f"SELECT s.seat, s.member_id, u.username, s.rating, s.connected, s.absent_since, "
+        f"u.banned_at, u.banned_until, {valid} "
+        f"FROM {seat} s LEFT JOIN {user} u ON u.id = s.member_id "
+        f"WHERE s.match_id = %s ORDER BY s.seat"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    converters = _seat_converters(connection.vendor)
+    return [SeatRow(*_convert(row, converters)) for row in rows]
+
+
+@cache
+def _seat_converters(vendor: str) -> list[list]:
+    when = _converters(Seat, ["absent_since"])[0]  # datetimes: text on SQLite
+    flag = [lambda value, expression, connection: bool(value)]
+    return [[], [], [], [], flag, when, when, when, flag]
+
+
+def move_insert(
+    *,
+    game_id: int,
+    ply: int,
+    seat: int,
+    color: int | None,
+    gained: int,
+    clock_ms: int | None,
+    played_at: datetime,
+) -> None:
+    table = connection.ops.quote_name(Move._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (game_id, ply, seat, color, gained, clock_ms, played_at) "
+            f"VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [
+                game_id,
+                ply,
+                seat,
+                color,
+                gained,
+                clock_ms,
+                connection.ops.adapt_datetimefield_value(played_at),
+            ],
+        )
+
+
+def match_save(match: Match, fields: Iterable[str]) -> None:
+    """``UPDATE`` the given columns of a match (what ``save(update_fields=…)`` does)."""
+    assignments, params = [], []
+    for name in sorted(fields):
+        field = Match._meta.get_field(name)
+        value = field.pre_save(match, add=False)
+        assignments.append(f"{connection.ops.quote_name(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    params.append(match.pk)
+    table = connection.ops.quote_name(Match._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s", params)
