@@ -118,16 +118,20 @@ class Servers:
             "CHANNEL_LAYER_BACKEND": LAYERS[layer],
             "LOG_LEVEL": "ERROR",
         }
-        self.processes = [
-            subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), ECHO_APP],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            for port in self.ports
-        ]
+        log_dir = Path(os.environ.get("VOG_VAR_DIR", "/tmp")) / "ws_load"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        self.processes = []
+        for port in self.ports:
+            with open(log_dir / f"daphne-{layer}-{port}.log", "w") as log:
+                self.processes.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), ECHO_APP],
+                        cwd=ROOT,
+                        env=env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
         for port in self.ports:
             self._wait(port)
 

@@ -153,8 +153,14 @@ CHANNEL_LAYER_BACKEND = os.environ.get(
     "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
 )
 if redis_url:
+    # The core layer holds a connection per waiting receive: its pool must outgrow the
+    # sockets of a busy process (redis-py's default refused connections under load).
+    redis_host = {
+        "address": redis_url,
+        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+    }
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [redis_url]}}
+        "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [redis_host]}}
     }
     CACHES = {
         "default": {
