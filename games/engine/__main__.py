@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from games.engine import PALETTE, VARIANTS, Position
-from games.engine.notation import LETTERS
+from games.engine.letters import LETTERS
 
 RESET = "\x1b[0m"
 PITCH = 4  # characters per cell: a space, then the cell's three characters

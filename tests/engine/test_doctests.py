@@ -9,6 +9,7 @@ MODULES = [
     "games.engine",
     "games.engine.board",
     "games.engine.errors",
+    "games.engine.letters",
     "games.engine.notation",
     "games.engine.palette",
     "games.engine.position",
