@@ -24,9 +24,9 @@ FINISHED = "finished"
 ABORTED = "aborted"
 
 # Why a game ended.
-DECIDED = "decided"  # a side's score passed every other side's potential
-FILLED = "filled"  # no free cell was left
-LAST_SIDE = "last_side"  # every other side is out
+DECIDED = "decided"  # a side's score passed every other active side's potential
+FILLED = "filled"  # no free cell was left (that is not dead)
+LAST_SIDE = "last_side"  # a single active side is left: every other side is out
 RESIGNED = "resigned"
 FLAGGED = "flagged"
 ABANDONED = "abandoned"
@@ -206,12 +206,7 @@ class MatchState:
             raise MatchError("illegal_color", str(error)) from error
         game = replace(game, position=position, moves=(*game.moves, colour))
         if position.is_over:
-            reason = (
-                LAST_SIDE
-                if position.out
-                else (FILLED if position.side_potentials == position.side_scores else DECIDED)
-            )
-            game = replace(game, winners=tuple(position.winners), reason=reason)
+            game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
         return self._with_game(game)
 
     def ready_for_next(self, seat: int) -> MatchState:
@@ -325,7 +320,8 @@ class MatchState:
             return replace(game, position=position, winners=winners, reason=reason)
         game = replace(game, position=position)
         if position.is_over:
-            game = replace(game, winners=tuple(position.winners), reason=LAST_SIDE)
+            # the seat going out may leave one side, or decide the game for one of several
+            game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
         return game
 
     def _leave(self, seat: int, reason: str) -> MatchState:
@@ -385,6 +381,18 @@ class MatchState:
         runner_up_points = [points[s] for s in active if s not in top]
         reason = POINTS if not runner_up_points or max(runner_up_points) < best[0] else TOTALS
         return replace(self, status=FINISHED, winners=top, reason=reason)
+
+
+def end_reason(position: Position) -> str:
+    """Why a game that no seat conceded has ended (SPEC §1): ``last_side`` when a single
+    active side is left, ``filled`` when no free countable cell is left, else ``decided``
+    (a side's score passed the potential of every other active side)."""
+    active = [side for side in position.sides if any(s not in position.out for s in side)]
+    if len(active) == 1:
+        return LAST_SIDE
+    if position.countable == sum(position.scores):
+        return FILLED
+    return DECIDED
 
 
 def _side_index(position: Position, seat: int) -> int:
