@@ -35,6 +35,9 @@ POINTS = "points"
 TOTALS = "totals"  # 1–1 (equal points) decided on total score
 DRAWN = "drawn"
 
+# What happened in a game besides the moves (GameState.events), named after the methods.
+EVENTS = ("resign_game", "resign_match", "flag", "abandon", "abort")
+
 
 class MatchError(ValueError):
     """An event the match cannot take now. ``code`` is the protocol's error code."""
@@ -54,6 +57,9 @@ class GameState:
     corners: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     reason: str | None = None
+    #: (moves played in this game before it, seat or None, one of EVENTS), in order; an
+    #: event after the game ended (between games) comes after all of its moves
+    events: tuple[tuple[int, int | None, str], ...] = ()
 
     @property
     def ply(self) -> int:
@@ -82,6 +88,7 @@ class GameState:
             "corners": list(self.corners),
             "winners": list(self.winners),
             "reason": self.reason,
+            "events": [list(event) for event in self.events],
         }
 
     @classmethod
@@ -94,6 +101,8 @@ class GameState:
             corners=tuple(data["corners"]),
             winners=tuple(data["winners"]),
             reason=data["reason"],
+            # states stored before events were kept have none
+            events=tuple((ply, seat, action) for ply, seat, action in data.get("events", [])),
         )
 
 
@@ -247,21 +256,23 @@ class MatchState:
         game = self._playing_game()
         if seat in game.position.out:
             raise MatchError("not_allowed", "this seat is already out of this game")
+        game = _logged(game, seat, "resign_game")
         return self._with_game(self._conceded(game, seat, RESIGNED))
 
     def resign_match(self, seat: int) -> MatchState:
-        return self._leave(seat, RESIGNED)
+        return self._leave(seat, RESIGNED, "resign_match")
 
     def flag(self, seat: int) -> MatchState:
-        return self._leave(seat, FLAGGED)
+        return self._leave(seat, FLAGGED, "flag")
 
     def abandon(self, seat: int) -> MatchState:
-        return self._leave(seat, ABANDONED)
+        return self._leave(seat, ABANDONED, "abandon")
 
     def abort(self) -> MatchState:
         if not self.can_abort:
             raise MatchError("not_allowed", "the match can no longer be aborted")
-        return replace(self, status=ABORTED, reason=ABORTED)
+        state = self._replace_current(_logged(self.current, None, "abort"))
+        return replace(state, status=ABORTED, reason=ABORTED)
 
     # --- rated results ----------------------------------------------------------------
 
@@ -324,7 +335,7 @@ class MatchState:
             game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
         return game
 
-    def _leave(self, seat: int, reason: str) -> MatchState:
+    def _leave(self, seat: int, reason: str, event: str) -> MatchState:
         """Resign the match, flag or abandon: two sides lose the match; three or four
         seats are out for the rest of the match and the others play on."""
         self._check_seat(seat)
@@ -332,6 +343,9 @@ class MatchState:
             raise MatchError("game_over", "the match is over")
         if seat in self.out:
             raise MatchError("not_allowed", "this seat is already out")
+        return self._replace_current(_logged(self.current, seat, event))._left(seat, reason)
+
+    def _left(self, seat: int, reason: str) -> MatchState:
         state = self
         game = self.current
         if self.two_sides:
@@ -381,6 +395,10 @@ class MatchState:
         runner_up_points = [points[s] for s in active if s not in top]
         reason = POINTS if not runner_up_points or max(runner_up_points) < best[0] else TOTALS
         return replace(self, status=FINISHED, winners=top, reason=reason)
+
+
+def _logged(game: GameState, seat: int | None, event: str) -> GameState:
+    return replace(game, events=(*game.events, (game.ply, seat, event)))
 
 
 def end_reason(position: Position) -> str:
