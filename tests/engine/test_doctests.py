@@ -13,6 +13,9 @@ MODULES = [
     "games.engine.notation",
     "games.engine.palette",
     "games.engine.position",
+    "games.engine.record",
+    "games.engine.record_data",
+    "games.engine.record_text",
     "games.engine.topology",
     "games.engine.variants",
 ]
