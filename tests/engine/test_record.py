@@ -387,3 +387,12 @@ def test_cli_names_the_bad_line_of_a_malformed_file(tmp_path):
     )
     missing = run_replay(tmp_path / "nowhere.txt")
     assert missing.returncode == 2 and "cannot read the record" in missing.stderr
+
+
+def test_the_examples_in_the_docs_replay_and_agree():
+    text = (ROOT / "docs" / "record.md").read_text(encoding="utf-8")
+    examples = [block for block in text.split("```")[1::2] if block.lstrip().startswith("[Site")]
+    assert len(examples) == 2
+    for example in examples:
+        record = record_from_text(example)
+        assert record.reason is not None and replay(record).agrees
