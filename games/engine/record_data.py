@@ -154,7 +154,11 @@ def move_item(seat: int, move: int | str) -> str:
 
 def event_item(seat: int | None, event: str) -> str:
     """The item of a ``MatchState`` event: ``event_item(2, "flag") == "C flags"``."""
-    return ABORTED_LINE if event == "abort" else f"{LETTERS[seat or 0]} {EVENT_WORDS[event]}"
+    if event == "abort":
+        return ABORTED_LINE
+    if seat is None or event not in EVENT_WORDS:
+        raise RecordError(f"{event!r} by seat {seat!r} is not an event of a record")
+    return f"{LETTERS[seat]} {EVENT_WORDS[event]}"
 
 
 def game_items(

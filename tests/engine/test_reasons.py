@@ -73,7 +73,7 @@ def test_two_seats_drawn_games_make_a_drawn_match():
 
 def test_two_seats_one_all_decided_on_totals():
     #   2 4 3 B    game 1: A 2, B 1, A 4 -> A 5 of 8, decided
-    #   A 4 4 1    game 2 (B bottom-left, moves first): B 4 -> B 4 of 8... and A cannot pass
+    #   A 4 4 1    game 2 (B bottom-left, moves first): B 4 takes five, A can reach 3
     state = run("square 4x2 4 243B/A441 1,3 A", 2, 2, 1, 4, "next", 4)
     assert reasons(state) == ("decided", "decided", "totals")
     assert state.points == (1.0, 1.0) and state.totals == (6, 7)
@@ -236,7 +236,7 @@ def test_four_seats_seats_leaving_fill_the_board_and_the_last_leaves_between_gam
 
 def test_four_seats_two_games_to_the_same_seat():
     #   B 2 C    game 1: A 3 takes the 3s and is more than anyone can reach
-    #   6 3 3    game 2: C (now bottom-left) 6, A 5, B 3: A passes again
+    #   6 3 3    game 2 (C bottom-left, moves first): C 6, D 5, A 3 wins it again
     #   A 3 D
     state = run("square 3x3 6 B2C/633/A3D 5,1,4,2 A", 2, 3, "next", 6, 5, 3)
     assert reasons(state) == ("decided", "decided", "points")

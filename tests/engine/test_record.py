@@ -119,6 +119,8 @@ def test_items_from_moves_and_events():
     assert move_item(1, 3) == "B 3" and move_item(0, "swap") == "A swap"
     assert event_item(3, "resign_match") == "D resigns match"
     assert event_item(None, "abort") == "aborted"
+    with pytest.raises(RecordError):
+        event_item(None, "flag")
     # an event after move 2 comes before move 3; one after the last move comes last
     items = game_items([(0, 1), (1, 2), (0, 3)], [(2, 1, "flag"), (3, 0, "abandon")])
     assert items == ["A 1", "B 2", "B flags", "A 3", "A abandons"]
