@@ -1,8 +1,15 @@
-"""The engine in a terminal: draw a position, or watch computer players play a game.
+"""The engine in a terminal: draw a position, watch computer players play a game, or
+replay a match record and check its results.
 
     python -m games.engine show "square 4x3 6 124B/3312/A621 5,6 A"
     python -m games.engine play classic --seed 7 --players greedy,random
     python -m games.engine play practice --board hex --seed 3 --no-color
+    python -m games.engine replay match-42.txt
+
+``replay`` prints each game's final position, scores, winners and reason, then the
+match's points, totals and result; it exits with 1 if the record's claimed results
+disagree with the replay (each disagreement on a line of its own) and with 2 if the file
+is not a record that can be played (the line that is wrong is named).
 
 Cells are drawn in the palette's colours (24-bit ANSI) with each colour's symbol; a cell
 that a seat owns shows the seat's letter on its current colour, ``#`` is an obstacle,
@@ -19,10 +26,12 @@ import os
 import random
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from games.engine import PALETTE, VARIANTS, Position
-from games.engine.notation import LETTERS
+from games.engine.letters import LETTERS, seat_letters
 from games.engine.palette import DARK_INK
+from games.engine.record import RecordError, ReplayResult, record_from_text, replay
 
 RESET = "\x1b[0m"
 PITCH = 4  # characters per cell: a space, then the cell's three characters
@@ -228,6 +237,65 @@ def play_game(
     return pos, lines
 
 
+# --- replaying a record -----------------------------------------------------------------------
+
+
+def replay_file(path: str, *, color: bool = True) -> int:
+    """Replay the record in ``path`` ("-": stdin) and print it; the exit status: 0 when
+    the record agrees with the replay, 1 when it does not, 2 when it cannot be read."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        record = record_from_text(text)
+        result = replay(record)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{path}: cannot read the record: {error}", file=sys.stderr)
+        return 2
+    except RecordError as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return 2
+    names = ", ".join(f"{LETTERS[seat]} {name}" for seat, name in enumerate(record.players))
+    variant = VARIANTS[record.variant].name if record.variant in VARIANTS else record.variant
+    print(f"{variant}, {record.date or 'no date'}, clock {record.clock}: {names}")
+    print(render_replay(result, color=color))
+    if result.agrees:
+        return 0
+    for line in result.disagreements:
+        print(f"disagreement: {line}", file=sys.stderr)
+    count = len(result.disagreements)
+    print(
+        f"{path}: the record's claimed results disagree with the replay in {count} place(s)",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def render_replay(result: ReplayResult, *, color: bool = True) -> str:
+    """Each game's final position, scores, winners and reason, then the match's points,
+    totals and result."""
+    lines = []
+    for game in result.games:
+        scores = ", ".join(f"{LETTERS[seat]} {score}" for seat, score in enumerate(game.scores))
+        lines += [
+            f"Game {game.number}",
+            render(game.position, color=color),
+            f"scores: {scores}",
+            f"winners: {seat_letters(game.winners) or '-'}",
+            f"reason: {game.reason or 'not over'}",
+        ]
+    points = ", ".join(f"{LETTERS[seat]} {p:g}" for seat, p in enumerate(result.points))
+    totals = ", ".join(f"{LETTERS[seat]} {t}" for seat, t in enumerate(result.totals))
+    if result.reason is None:
+        outcome = f"not over ({result.status})"
+    elif not result.winners:
+        outcome = f"no result ({result.reason})"
+    elif result.reason == "drawn":
+        outcome = f"drawn between {seat_letters(result.winners)}"
+    else:
+        outcome = f"{seat_letters(result.winners)} wins ({result.reason})"
+    lines += [f"Match points: {points}", f"Match totals: {totals}", f"Match result: {outcome}"]
+    return "\n".join(lines)
+
+
 # --- command line ---------------------------------------------------------------------------
 
 
@@ -251,8 +319,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     play.add_argument("--rng", type=int, help="seed of the random players (default: --seed)")
     play.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS)
+    replay_command = commands.add_parser(
+        "replay", help="replay a match record and check the results it claims"
+    )
+    replay_command.add_argument("file", help="the record (docs/record.md); - reads stdin")
+    replay_command.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     color = not args.no_color and not os.environ.get("NO_COLOR")
+
+    if args.command == "replay":
+        return replay_file(args.file, color=color)
 
     if args.command == "show":
         try:

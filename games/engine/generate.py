@@ -13,16 +13,45 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from games.engine.board import Board
 from games.engine.position import Position
 from games.engine.topology import Grid, grid
 
-if TYPE_CHECKING:
-    from games.engine.variants import Variant
-
 ATTEMPTS = 100
+
+
+class Recipe(Protocol):
+    """What the generator reads from a variant (:class:`~games.engine.variants.Variant`
+    has all of it): the board, the players and what is placed on the board."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def shape(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def colors(self) -> int: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...] | None: ...
+    @property
+    def pie(self) -> bool: ...
+    @property
+    def mirror(self) -> bool: ...
+    @property
+    def obstacles(self) -> int: ...
+    @property
+    def walls(self) -> int: ...
+    @property
+    def values(self) -> tuple[tuple[int, int], ...]: ...
+    @property
+    def paint(self) -> int: ...
 
 
 def start_cells(shape: str, width: int, height: int, seats: int) -> tuple[int, ...]:
@@ -58,7 +87,7 @@ def _corners(shape_grid: Grid) -> dict[str, int]:
     }
 
 
-def generate(variant: Variant, seed: int) -> Position:
+def generate(variant: Recipe, seed: int) -> Position:
     rng = random.Random(f"{variant.key}:{seed}")
     for _ in range(ATTEMPTS):
         position = _draw(variant, rng)
@@ -67,7 +96,7 @@ def generate(variant: Variant, seed: int) -> Position:
     raise RuntimeError(f"{variant.key}: no playable board in {ATTEMPTS} draws for seed {seed}")
 
 
-def _draw(variant: Variant, rng: random.Random) -> Position:
+def _draw(variant: Recipe, rng: random.Random) -> Position:
     shape_grid = grid(variant.shape, variant.width, variant.height)
     starts = start_cells(variant.shape, variant.width, variant.height, variant.seats)
     obstacles, walls = _obstacles_and_walls(variant, shape_grid, starts, rng)
@@ -106,7 +135,7 @@ def _mirror(size: int, cell: int) -> int:
 
 
 def _obstacles_and_walls(
-    variant: Variant, shape_grid: Grid, starts: tuple[int, ...], rng: random.Random
+    variant: Recipe, shape_grid: Grid, starts: tuple[int, ...], rng: random.Random
 ) -> tuple[set[int], set[tuple[int, int]]]:
     size = shape_grid.size
     near_start = set(starts).union(*(shape_grid.neighbours[s] for s in starts))
@@ -161,7 +190,7 @@ def _connected(shape_grid: Grid, obstacles: set[int], walls: Iterable[tuple[int,
 
 
 def _values_and_paint(
-    variant: Variant,
+    variant: Recipe,
     shape_grid: Grid,
     starts: tuple[int, ...],
     obstacles: set[int],
@@ -192,7 +221,7 @@ def _values_and_paint(
 
 
 def _colours(
-    variant: Variant, board: Board, starts: tuple[int, ...], rng: random.Random
+    variant: Recipe, board: Board, starts: tuple[int, ...], rng: random.Random
 ) -> list[int]:
     """A colour per cell (0 for obstacles and paint), start colours pairwise different."""
     k = variant.colors
@@ -227,7 +256,7 @@ def _territory(board: Board, colours: list[int], start: int) -> set[int]:
 
 
 def _separate(
-    variant: Variant,
+    variant: Recipe,
     board: Board,
     colours: list[int],
     starts: tuple[int, ...],

@@ -13,6 +13,7 @@ result (``to_dict``) and a failed event changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from games.engine.errors import IllegalMove
@@ -24,9 +25,9 @@ FINISHED = "finished"
 ABORTED = "aborted"
 
 # Why a game ended.
-DECIDED = "decided"  # a side's score passed every other side's potential
-FILLED = "filled"  # no free cell was left
-LAST_SIDE = "last_side"  # every other side is out
+DECIDED = "decided"  # a side's score passed every other active side's potential
+FILLED = "filled"  # no free cell was left (that is not dead)
+LAST_SIDE = "last_side"  # a single active side is left: every other side is out
 RESIGNED = "resigned"
 FLAGGED = "flagged"
 ABANDONED = "abandoned"
@@ -34,6 +35,9 @@ ABANDONED = "abandoned"
 POINTS = "points"
 TOTALS = "totals"  # 1–1 (equal points) decided on total score
 DRAWN = "drawn"
+
+# What happened in a game besides the moves (GameState.events), named after the methods.
+EVENTS = ("resign_game", "resign_match", "flag", "abandon", "abort")
 
 
 class MatchError(ValueError):
@@ -54,6 +58,9 @@ class GameState:
     corners: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     reason: str | None = None
+    #: (moves played in this game before it, seat or None, one of EVENTS), in order; an
+    #: event after the game ended (between games) comes after all of its moves
+    events: tuple[tuple[int, int | None, str], ...] = ()
     #: per move, (seat that moved, cells it gained): what the move list shows
     log: tuple[tuple[int, int], ...] = ()
 
@@ -84,12 +91,13 @@ class GameState:
             "corners": list(self.corners),
             "winners": list(self.winners),
             "reason": self.reason,
+            "events": [list(event) for event in self.events],
             "log": [list(entry) for entry in self.log],
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameState:
-        start = Position.from_text(data["start"])
+        start = _start_position(data["start"])
         moves = tuple(data["moves"])
         log = data.get("log")
         return cls(
@@ -100,6 +108,8 @@ class GameState:
             corners=tuple(data["corners"]),
             winners=tuple(data["winners"]),
             reason=data["reason"],
+            # states stored before events were kept have none
+            events=tuple((ply, seat, action) for ply, seat, action in data.get("events", [])),
             log=tuple(map(tuple, log)) if log is not None else _replayed_log(start, moves),
         )
 
@@ -219,12 +229,7 @@ class MatchState:
             log=(*game.log, (seat, gained)),
         )
         if position.is_over:
-            reason = (
-                LAST_SIDE
-                if position.out
-                else (FILLED if position.side_potentials == position.side_scores else DECIDED)
-            )
-            game = replace(game, winners=tuple(position.winners), reason=reason)
+            game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
         return self._with_game(game)
 
     def ready_for_next(self, seat: int) -> MatchState:
@@ -265,16 +270,17 @@ class MatchState:
         game = self._playing_game()
         if seat in game.position.out:
             raise MatchError("not_allowed", "this seat is already out of this game")
+        game = _logged(game, seat, "resign_game")
         return self._with_game(self._conceded(game, seat, RESIGNED))
 
     def resign_match(self, seat: int) -> MatchState:
-        return self._leave(seat, RESIGNED)
+        return self._leave(seat, RESIGNED, "resign_match")
 
     def flag(self, seat: int) -> MatchState:
-        return self._leave(seat, FLAGGED)
+        return self._leave(seat, FLAGGED, "flag")
 
     def abandon(self, seat: int) -> MatchState:
-        return self._leave(seat, ABANDONED)
+        return self._leave(seat, ABANDONED, "abandon")
 
     def abort(self, *, forced: bool = False) -> MatchState:
         """No result (SPEC §3: the first moves did not come). ``forced``: a moderator ends a
@@ -284,7 +290,8 @@ class MatchState:
                 raise MatchError("game_over", "the match is over")
         elif not self.can_abort:
             raise MatchError("not_allowed", "the match can no longer be aborted")
-        return replace(self, status=ABORTED, reason=ABORTED, ready=frozenset())
+        state = self._replace_current(_logged(self.current, None, "abort"))
+        return replace(state, status=ABORTED, reason=ABORTED, ready=frozenset())
 
     # --- rated results ----------------------------------------------------------------
 
@@ -343,10 +350,11 @@ class MatchState:
             return replace(game, position=position, winners=winners, reason=reason)
         game = replace(game, position=position)
         if position.is_over:
-            game = replace(game, winners=tuple(position.winners), reason=LAST_SIDE)
+            # the seat going out may leave one side, or decide the game for one of several
+            game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
         return game
 
-    def _leave(self, seat: int, reason: str) -> MatchState:
+    def _leave(self, seat: int, reason: str, event: str) -> MatchState:
         """Resign the match, flag or abandon: two sides lose the match; three or four
         seats are out for the rest of the match and the others play on."""
         self._check_seat(seat)
@@ -354,6 +362,9 @@ class MatchState:
             raise MatchError("game_over", "the match is over")
         if seat in self.out:
             raise MatchError("not_allowed", "this seat is already out")
+        return self._replace_current(_logged(self.current, seat, event))._left(seat, reason)
+
+    def _left(self, seat: int, reason: str) -> MatchState:
         state = self
         game = self.current
         if self.two_sides:
@@ -405,6 +416,13 @@ class MatchState:
         return replace(self, status=FINISHED, winners=top, reason=reason)
 
 
+@lru_cache(maxsize=2048)
+def _start_position(text: str) -> Position:
+    """A game's start never changes: parse it once (positions are immutable, so sharing
+    one object is safe)."""
+    return Position.from_text(text)
+
+
 def _gained(before: Position, after: Position, seat: int, colour: int | str) -> int:
     """Cells a move added to the mover's territory (the pie rule's swap gains none)."""
     if colour == "swap":
@@ -423,6 +441,22 @@ def _replayed_log(start: Position, moves: tuple[int | str, ...]) -> tuple[tuple[
         log.append((seat, _gained(position, after, seat, colour)))
         position = after
     return tuple(log)
+
+
+def _logged(game: GameState, seat: int | None, event: str) -> GameState:
+    return replace(game, events=(*game.events, (game.ply, seat, event)))
+
+
+def end_reason(position: Position) -> str:
+    """Why a game that no seat conceded has ended (SPEC §1): ``last_side`` when a single
+    active side is left, ``filled`` when no free countable cell is left, else ``decided``
+    (a side's score passed the potential of every other active side)."""
+    active = [side for side in position.sides if any(s not in position.out for s in side)]
+    if len(active) == 1:
+        return LAST_SIDE
+    if position.countable == sum(position.scores):
+        return FILLED
+    return DECIDED
 
 
 def _side_index(position: Position, seat: int) -> int:

@@ -29,16 +29,14 @@ that is wrong; ``write`` turns a parsed :class:`Fpn` back into the canonical lin
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from games.engine.board import Board
+from games.engine.letters import LETTERS, seat_letters
 from games.engine.topology import SHAPES, grid
 
-if TYPE_CHECKING:
-    from games.engine.position import Position
-
-LETTERS = "ABCD"
+__all__ = ["LETTERS", "Fpn", "board_of", "cell_layout", "fpn_of", "parse", "write"]
 OPTIONAL_FIELDS = ("v", "w", "t", "pie", "out", "r")
 MAX_SIZE = 64
 
@@ -124,13 +122,13 @@ def write(fpn: Fpn) -> str:
     if fpn.walls:
         parts.append("w=" + ",".join(f"{i}-{j}" for i, j in sorted(fpn.walls)))
     if fpn.teams and any(len(team) > 1 for team in fpn.teams):
-        parts.append("t=" + "/".join(_seat_letters(team) for team in fpn.teams))
+        parts.append("t=" + "/".join(seat_letters(team) for team in fpn.teams))
     if fpn.pie:
         parts.append("pie=1")
     if fpn.out:
-        parts.append("out=" + _seat_letters(fpn.out))
+        parts.append("out=" + seat_letters(fpn.out))
     if fpn.resigned:
-        parts.append("r=" + _seat_letters(fpn.resigned))
+        parts.append("r=" + seat_letters(fpn.resigned))
     return " ".join(parts)
 
 
@@ -155,37 +153,47 @@ def cell_layout(fpn: Fpn) -> tuple[list[int], list[int | None]]:
     return colours, owners
 
 
-def fpn_of(pos: Position) -> Fpn:
-    """The fields of a position, ready for :func:`write`."""
-    board = pos.board
+def fpn_of(
+    board: Board,
+    colors: int,
+    palette: Sequence[int],
+    owned: Sequence[int],
+    free: int,
+    seat_colors: tuple[int, ...],
+    to_move: int,
+    *,
+    teams: tuple[tuple[int, ...], ...] | None = None,
+    pie: bool = False,
+    out: tuple[int, ...] = (),
+    resigned: tuple[int, ...] = (),
+) -> Fpn:
+    """The fields of a position given as bitboards (``palette[c]``: the cells of colour
+    ``c``; ``owned[s]``: seat ``s``'s territory; ``free``: the cells nobody owns), ready
+    for :func:`write`."""
     chars = ["#"] * board.size
-    for cell in board.cells_of(pos._free & board.paint_mask):
+    for cell in board.cells_of(free & board.paint_mask):
         chars[cell] = "*"
-    for colour in range(1, pos.colors + 1):
-        for cell in board.cells_of(pos._palette[colour] & pos._free):
+    for colour in range(1, colors + 1):
+        for cell in board.cells_of(palette[colour] & free):
             chars[cell] = str(colour)
-    for seat, cells in enumerate(pos._owned):
+    for seat, cells in enumerate(owned):
         for cell in board.cells_of(cells):
             chars[cell] = LETTERS[seat]
     return Fpn(
         shape=board.shape,
         width=board.width,
         height=board.height,
-        colors=pos.colors,
+        colors=colors,
         cells="".join(chars),
-        seat_colors=pos.seat_colors,
-        to_move=pos.to_move,
+        seat_colors=seat_colors,
+        to_move=to_move,
         values=tuple((i, v) for i, v in enumerate(board.values) if v != 1),
         walls=tuple(sorted(board.walls)),
-        teams=pos.teams,
-        pie=pos.pie,
-        out=pos.out,
-        resigned=pos.resigned,
+        teams=teams,
+        pie=pie,
+        out=out,
+        resigned=resigned,
     )
-
-
-def _seat_letters(seats: tuple[int, ...]) -> str:
-    return "".join(LETTERS[seat] for seat in seats)
 
 
 def _int(field: str, text: str, low: int, high: int) -> int:
@@ -341,9 +349,9 @@ def _check_seats(fpn: Fpn) -> None:
         if len(teams) != 2:
             raise ValueError("r: only a two-side game is conceded; three or four sides go out")
         if tuple(sorted(fpn.resigned)) not in teams:
-            raise ValueError(f"r: {_seat_letters(fpn.resigned)} is not a side")
+            raise ValueError(f"r: {seat_letters(fpn.resigned)} is not a side")
         if fpn.resigned != tuple(sorted(fpn.resigned)):
-            raise ValueError(f"r: letters in seat order, got {_seat_letters(fpn.resigned)}")
+            raise ValueError(f"r: letters in seat order, got {seat_letters(fpn.resigned)}")
     active = [seat for seat in range(seats) if seat not in fpn.out]
     for a in active:
         for b in active:

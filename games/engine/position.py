@@ -17,20 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from games.engine import moves, notation, seating
+from games.engine import moves, notation, outcome, seating
 from games.engine.board import Board
+from games.engine.letters import LETTERS
 from games.engine.moves import LegalReason
-from games.engine.outcome import (
-    Outcome,
-    SideFigures,
-    compute_outcome,
-    ranking,
-    seat_potentials,
-    side_figures,
-)
+from games.engine.outcome import Outcome, SideFigures
 from games.engine.rules import Region, regions, settle
 
-LETTERS = notation.LETTERS
+__all__ = ["LETTERS", "Move", "Position"]
 Move = int | Literal["swap"]
 
 
@@ -293,7 +287,10 @@ class Position:
         """``{colour: None if legal else "own" | "opponent"}`` for colours 1..k, as seen
         by ``seat`` (default: the seat to move); every colour is ``"game_over"`` once the
         game has ended."""
-        return moves.legal_colors(self, self._to_move if seat is None else seat)
+        seat = self._to_move if seat is None else seat
+        return moves.legal_colors(
+            self._colors, self._seat_colors, seat, self._opponents(seat), over=self.is_over
+        )
 
     def legal_moves(self) -> list[Move]:
         """The colours the seat to move may play, then ``"swap"`` when allowed."""
@@ -305,14 +302,70 @@ class Position:
     def preview(self, colour: int) -> frozenset[int]:
         """Cells the seat to move would gain with ``colour`` (chain and enclosure):
         exactly what :meth:`play` gives it. Raises :class:`IllegalMove` like ``play``."""
-        return self._board.cells_of(moves.resolve(self, moves.check(self, colour)).gain)
+        return self._board.cells_of(self._resolve(self._checked(colour)).gain)
 
     def play(self, colour: Move) -> Position:
         """The position after the seat to move plays ``colour`` (or ``"swap"``); raises
         :class:`IllegalMove` with a ``reason`` if the rules forbid it."""
         if colour == "swap":
-            return moves.swap(self)
-        return moves.play(self, moves.check(self, colour))
+            return self._swapped()
+        checked = self._checked(colour)
+        owned, free, _, dead = self._resolve(checked)
+        mover = self._to_move
+        return self._derive(
+            owned,
+            free,
+            seat_colors=moves.with_colour(self._seat_colors, mover, checked),
+            to_move=self._next_active(mover),
+            # the pie rule lives on through A's first move only
+            pie=self._pie and mover == 0,
+            dead=dead,
+            settled=True,
+        )
+
+    def _checked(self, colour: object) -> int:
+        mover = self._to_move
+        return moves.check(
+            colour,
+            self._colors,
+            self._seat_colors,
+            mover,
+            self._opponents(mover),
+            over=self.is_over,
+        )
+
+    def _resolve(self, colour: int) -> moves.Resolution:
+        board, free, mover = self._board, self._free, self._to_move
+        target = (self._palette[colour] | board.paint_mask) & free
+        if not self._settled:
+            return moves.resolve_unsettled(
+                board,
+                target,
+                self._owned,
+                free,
+                mover,
+                active=self._active(),
+                side_of=self._side_of,
+            )
+        others = 0
+        for seat in self._opponents(mover):
+            others |= self._owned[seat]
+        return moves.resolve(board, target, self._owned, free, mover, others, self._dead_cells())
+
+    def _swapped(self) -> Position:
+        """The pie rule: A and B exchange territories and colours, and A moves next."""
+        moves.check_swap(over=self.is_over, allowed=self.can_swap)
+        a, b = self._owned
+        colour_a, colour_b = self._seat_colors
+        return self._derive(
+            (b, a),
+            self._free,
+            seat_colors=(colour_b, colour_a),
+            to_move=0,
+            pie=False,
+            dead=self._dead,
+            settled=self._settled,
+        )
 
     # --- seats leaving ----------------------------------------------------------------
 
@@ -320,19 +373,49 @@ class Position:
         """``seat`` is out (three or four seats, each for itself; SPEC §1): its cells
         stay its own but block everyone else, its colour is free, enclosure and
         potentials count active seats only; if it was to move, the next active seat is."""
-        return seating.with_out(self, seat)
+        owned, free, dead, out, to_move = seating.go_out(
+            self._board,
+            self._owned,
+            self._free,
+            seat,
+            sides=self._teams,
+            side_of=self._side_of,
+            out=self._out,
+            to_move=self._to_move,
+            over=self.is_over,
+        )
+        return self._derive(owned, free, to_move=to_move, out=out, dead=dead, settled=True)
 
     def concede(self, seat: int) -> Position:
         """``seat``'s side gives up this game. Two sides: the other side is credited with
         every free non-dead cell and wins whatever the score (FPN ``r=``). Three or four
         sides: the seat is out (:meth:`with_out`)."""
-        return seating.concede(self, seat)
+        seating.check_seat(self.seats, seat)
+        if len(self._teams) > 2:
+            return self.with_out(seat)
+        over = self.is_over
+        owned, free, loser = seating.conceded(
+            self._owned,
+            self._free,
+            seat,
+            sides=self._teams,
+            side_of=self._side_of,
+            free_regions=() if over else self._free_regions(),
+            over=over,
+        )
+        return self._derive(owned, free, resigned=loser, dead=self._dead_cells(), settled=True)
 
     def with_seats_permuted(self, perm: Sequence[int], to_move: int) -> Position:
         """The same board with seat ``s``'s territory and colour given to ``perm[s]`` and
         ``to_move`` to move (game 2 of a match: the corners rotate, letters, teams and
         seats that are out stay)."""
-        return seating.with_seats_permuted(self, perm, to_move)
+        owned, colours = seating.permuted(
+            self._owned, self._seat_colors, perm, to_move, out=self._out
+        )
+        # a side may now hold other corners: enclosure and dead cells are worked out afresh
+        return self._derive(
+            owned, self._free, seat_colors=colours, to_move=to_move, dead=None, settled=False
+        )
 
     # --- scores and the end -----------------------------------------------------------
 
@@ -345,7 +428,7 @@ class Position:
     def potentials(self) -> tuple[int, ...]:
         """Per seat: its score plus every free non-dead region it borders (an out seat's
         potential is its score)."""
-        return seat_potentials(self, self._result())
+        return outcome.seat_potentials(self._board, self._result(), self._teams, self._free_regions)
 
     @property
     def side_scores(self) -> tuple[int, ...]:
@@ -372,19 +455,28 @@ class Position:
 
     def side_figures(self) -> tuple[SideFigures, ...]:
         """What is shown above the board, per side (SPEC §1)."""
-        return side_figures(self._result(), self._teams, self.needed_to_win)
+        return outcome.side_figures(self._result(), self._teams, self.needed_to_win)
 
     def ranking(self) -> tuple[tuple[int, ...], ...]:
         """Seats from first place down, ties grouped: the active sides by score (a side
         that conceded last), then the seats that are out, the one out earliest last."""
-        return ranking(self, self._result())
+        return outcome.ranking(self._result(), self._teams, out=self._out, resigned=self._resigned)
 
     def _result(self) -> Outcome:
         if self._outcome is None:
-            self._outcome = compute_outcome(self)
+            self._outcome = outcome.compute_outcome(
+                self._board,
+                self._owned,
+                self._teams,
+                self._side_of,
+                out=self._out,
+                resigned=self._resigned,
+                countable=self.countable if self._settled else None,
+                free_regions=self._free_regions,
+            )
         return self._outcome
 
-    # --- package-internal helpers (moves, seating, outcome, notation) -----------------
+    # --- internals ----------------------------------------------------------------------
 
     def _active(self) -> list[int]:
         return [seat for seat in range(self.seats) if seat not in self._out]
@@ -399,14 +491,10 @@ class Position:
             )
         return self._foes[seat]
 
-    def _turn_order(self, after: int) -> list[int]:
-        seats = self.seats
-        return [(after + step) % seats for step in range(1, seats + 1)]
-
     def _next_active(self, after: int) -> int:
         if not self._out:
             return (after + 1) % self.seats
-        return next(seat for seat in self._turn_order(after) if seat not in self._out)
+        return seating.next_active(self.seats, after, self._out)
 
     def _free_regions(self) -> list[Region]:
         """Free regions with the active seats each borders (cached)."""
@@ -429,7 +517,20 @@ class Position:
     def to_text(self) -> str:
         """The canonical FPN line; ``Position.from_text(pos.to_text()) == pos``."""
         if self._text is None:
-            self._text = notation.write(notation.fpn_of(self))
+            fpn = notation.fpn_of(
+                self._board,
+                self._colors,
+                self._palette,
+                self._owned,
+                self._free,
+                self._seat_colors,
+                self._to_move,
+                teams=self._teams,
+                pie=self._pie,
+                out=self._out,
+                resigned=self._resigned,
+            )
+            self._text = notation.write(fpn)
         return self._text
 
     def __repr__(self) -> str:

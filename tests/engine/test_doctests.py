@@ -9,9 +9,13 @@ MODULES = [
     "games.engine",
     "games.engine.board",
     "games.engine.errors",
+    "games.engine.letters",
     "games.engine.notation",
     "games.engine.palette",
     "games.engine.position",
+    "games.engine.record",
+    "games.engine.record_data",
+    "games.engine.record_text",
     "games.engine.topology",
     "games.engine.variants",
 ]
