@@ -7,7 +7,7 @@ from accounts.models import User
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["language", "color_symbols", "sound"]
+        fields = ["language", "color_symbols", "sound", "accepts_challenges"]
 
 
 class AccountDeleteForm(forms.Form):

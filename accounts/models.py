@@ -21,7 +21,14 @@ class User(AbstractUser):
         ),
     )
     sound = models.BooleanField(
-        _("sound"), default=False, help_text=_("Play a short sound when it becomes your turn.")
+        _("sound"),
+        default=False,
+        help_text=_("Play a short sound when it becomes your turn or someone challenges you."),
+    )
+    accepts_challenges = models.BooleanField(
+        _("accept challenges"),
+        default=True,
+        help_text=_("Let other members challenge you to a match."),
     )
 
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)

@@ -13,7 +13,7 @@ from accounts.models import User
 from accounts.selectors import may_sanction
 from accounts.signals import member_deleting
 
-PREFERENCE_FIELDS = ("language", "color_symbols", "sound")
+PREFERENCE_FIELDS = ("language", "color_symbols", "sound", "accepts_challenges")
 
 
 class InvalidPreference(ValueError):
@@ -36,6 +36,7 @@ def member_preferences_update(
     language: str | None = None,
     color_symbols: bool | None = None,
     sound: bool | None = None,
+    accepts_challenges: bool | None = None,
 ) -> User:
     """Save the given preferences; ``None`` leaves a preference as it is."""
     changed = []
@@ -50,6 +51,9 @@ def member_preferences_update(
     if sound is not None:
         member.sound = bool(sound)
         changed.append("sound")
+    if accepts_challenges is not None:
+        member.accepts_challenges = bool(accepts_challenges)
+        changed.append("accepts_challenges")
     if changed:
         member.save(update_fields=changed)
     return member

@@ -43,6 +43,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             language=form.cleaned_data["language"],
             color_symbols=form.cleaned_data["color_symbols"],
             sound=form.cleaned_data["sound"],
+            accepts_challenges=form.cleaned_data["accepts_challenges"],
         )
         messages.success(request, _("Your preferences are saved."))
         target = reverse("account_preferences")

@@ -215,6 +215,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.presence_sweep",
         "schedule": env_float("PRESENCE_SWEEP_SECONDS", 15),
     },
+    "challenges-expire": {"task": "games.tasks.challenges_expire", "schedule": 30.0},
 }
 
 # --- Time at the tables -----------------------------------------------------------------
@@ -231,6 +232,10 @@ GAME_CLOCK_SCALE = env_float("GAME_CLOCK_SCALE", 1)
 PRESENCE_EXPIRY_SECONDS = env_float("PRESENCE_EXPIRY_SECONDS", 45)
 PRESENCE_PING_SECONDS = env_float("PRESENCE_PING_SECONDS", 20)  # pages ping this often
 PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
+
+# --- Tables and challenges (SPEC §10) ---------------------------------------------------
+WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
+CHALLENGE_SECONDS = env_float("CHALLENGE_SECONDS", 120)
 
 # --- Sockets ----------------------------------------------------------------------------
 SOCKETS_PER_TABLE = int(os.environ.get("SOCKETS_PER_TABLE", "10"))  # per member

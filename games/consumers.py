@@ -86,6 +86,10 @@ class TableConsumer(MemberSocket):
     async def table_state(self, event: dict[str, Any]) -> None:
         await self.send_personal(event)
 
+    async def table_waiting(self, event: dict[str, Any]) -> None:
+        """The waiting table changed (joined, left, cancelled): the page looks again."""
+        await self.send_json({"type": "waiting"})
+
     async def table_chat(self, event: dict[str, Any]) -> None:
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play

@@ -67,6 +67,11 @@ def table_changed(match_id: int, event: dict[str, Any]) -> None:
     send(table_group(match_id), event)
 
 
+def table_waiting_changed(match_id: int) -> None:
+    """Someone joined or left a waiting table, or its host cancelled it."""
+    send(table_group(match_id), {"type": "table.waiting"})
+
+
 def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:
     send(table_group(match_id), {"type": "table.chat", "audience": audience, "message": payload})
 
@@ -74,6 +79,14 @@ def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:
 def lobby_changed() -> None:
     """The lobby's lists changed (a table opened, filled, started or ended)."""
     send(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def member_notify(member_id: int, payload: dict[str, Any]) -> None:
+    """Tell a member on whatever page they are (their site sockets): a challenge, a table
+    that started, an answer to their challenge."""
+    from accounts.events import member_group
+
+    send(member_group(member_id), {"type": "member.notify", "payload": payload})
 
 
 def tick_at(match_id: int, deadline: datetime, now: datetime) -> None:

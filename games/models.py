@@ -58,6 +58,8 @@ class Match(models.Model):
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     token = models.CharField(_("token"), max_length=32, unique=True, default=_token)
+    #: reached only by its token (``/t/<token>/``), never listed, never rated
+    private = models.BooleanField(_("private"), default=False)
     result_reason = models.CharField(_("result"), max_length=16, blank=True)
     #: sockets open by non-players (kept by ``services.presence_refresh``)
     spectators = models.PositiveIntegerField(_("spectators"), default=0)
@@ -103,6 +105,7 @@ class Seat(models.Model):
     rating = models.FloatField(_("rating"), null=True, blank=True)
     #: a present socket now (kept by ``services.presence_refresh``)
     connected = models.BooleanField(_("connected"), default=False)
+    joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
     #: since when the seat has had no present socket (abandonment)
     absent_since = models.DateTimeField(_("absent since"), null=True, blank=True)
 
@@ -111,7 +114,12 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         ordering = ["match", "seat"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "seat"], name="one_member_per_seat")
+            models.UniqueConstraint(fields=["match", "seat"], name="one_member_per_seat"),
+            models.UniqueConstraint(
+                fields=["match", "member"],
+                condition=models.Q(member__isnull=False),
+                name="one_seat_per_member",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -201,6 +209,58 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+class Challenge(models.Model):
+    """A member asks another to play a table with these settings (SPEC §10)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+        EXPIRED = "expired", _("expired")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("challenger"),
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("challenged member"),
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    variant = models.CharField(
+        _("variant"), max_length=16, choices=[(key, v.name) for key, v in VARIANTS.items()]
+    )
+    clock = models.CharField(_("clock"), max_length=8, blank=True)
+    format = models.CharField(_("format"), max_length=8, choices=Match.Format.choices)
+    rated = models.BooleanField(_("rated"), default=False)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    created_at = models.DateTimeField(_("sent"))
+    expires_at = models.DateTimeField(_("expires"), db_index=True)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("match"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} → {self.challenged_id} {self.variant}"
 
 
 class Presence(models.Model):

@@ -138,6 +138,10 @@ class MemberSocket(AsyncWebsocketConsumer):
         if self.table_id is not None:
             timers.presence_changed(self.table_id)
 
+    async def member_notify(self, event: dict[str, Any]) -> None:
+        """A notice for the member on whatever page this socket serves (events.member_notify)."""
+        await self.send_json({"type": "notify", **event["payload"]})
+
     async def socket_close(self, event: dict[str, Any]) -> None:
         """The member was banned, deleted their account or logged out (accounts.events)."""
         await self.close(code=event["code"])

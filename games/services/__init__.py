@@ -7,7 +7,8 @@ the consumer stamps a move when it arrives, tests inject the time they need.
 
 The functions live in modules by concern and are all importable from here:
 ``matches`` (create, move, ready, resign, claim, the clock's tick, rematch),
-``presence`` (sockets that come, send and go) and ``chat``.
+``tables`` (waiting tables, challenges, Play now), ``presence`` (sockets that come,
+send and go) and ``chat``.
 """
 
 from games.services.chat import chat_post
@@ -31,8 +32,25 @@ from games.services.presence import (
     socket_open,
     socket_seen,
 )
+from games.services.tables import (
+    challenge_accept,
+    challenge_cancel,
+    challenge_decline,
+    challenge_send,
+    challenges_expire,
+    play_now,
+    table_cancel,
+    table_join,
+    table_leave,
+    table_open,
+)
 
 __all__ = [
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_decline",
+    "challenge_send",
+    "challenges_expire",
     "chat_post",
     "game_resign",
     "match_abort",
@@ -44,10 +62,15 @@ __all__ = [
     "match_tick",
     "member_leave_all",
     "move_play",
+    "play_now",
     "presence_refresh",
     "presence_sweep",
     "rematch_offer",
     "socket_close",
     "socket_open",
     "socket_seen",
+    "table_cancel",
+    "table_join",
+    "table_leave",
+    "table_open",
 ]

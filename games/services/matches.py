@@ -14,6 +14,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -26,6 +27,8 @@ from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchE
 from games.errors import TableError, from_engine
 from games.models import Game, Match, Seat
 from games.state import SeatRow
+from games.topics import variant_name
+from ratings.selectors import current_ratings
 
 ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
 
@@ -60,10 +63,11 @@ def match_create(
     clock: str = "",
     seed: int | None = None,
     created_by: User | None = None,
+    table: Match | None = None,
 ) -> Match:
     """Seat ``members`` (in seat order A, B, …) at a new table and start its match. Every
-    way to a match ends here: a table that filled, an accepted challenge, Play now, a
-    rematch, and the tests.
+    way to a match ends here: a waiting ``table`` that filled (it is started in place), an
+    accepted challenge, Play now, a rematch, and the tests.
 
     >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
     """
@@ -75,34 +79,71 @@ def match_create(
         raise TableError(
             "invalid",
             _("%(variant)s needs %(count)d players.")
-            % {"variant": definition.name, "count": definition.seats},
+            % {"variant": variant_name(variant), "count": definition.seats},
         )
     if len({member.pk for member in members}) != len(members):
         raise TableError("invalid", _("A member can take only one seat."))
     if any(member.is_banned(now) for member in members):
         raise TableError("invalid", _("A banned member cannot play."))
-    seed = secrets.randbits(31) if seed is None else seed
-    board = definition.new_position(seed)
     with transaction.atomic():
-        match = Match.objects.create(
-            variant=variant,
-            rated=rated,
-            format=Match.Format.SINGLE if single else Match.Format.MATCH,
-            clock=clock,
-            seed=seed,
-            board=board.to_text(),
-            created_by=created_by,
-        )
+        if table is None:
+            seed = secrets.randbits(31) if seed is None else seed
+            match = Match.objects.create(
+                variant=variant,
+                rated=rated,
+                format=Match.Format.SINGLE if single else Match.Format.MATCH,
+                clock=clock,
+                seed=seed,
+                board=definition.new_position(seed).to_text(),
+                created_by=created_by,
+            )
+        else:
+            match = table
+            Seat.objects.filter(match=match).delete()  # seated again, in the final order
+        board = Position.from_text(match.board)
+        scale = definition.rated_scale
+        ratings = current_ratings([m.pk for m in members], scale) if scale else {}
         Seat.objects.bulk_create(
-            Seat(match=match, seat=index, member=member, team=_side(board, index), absent_since=now)
+            Seat(
+                match=match,
+                seat=index,
+                member=member,
+                team=_side(board, index),
+                rating=_shown(ratings.get(member.pk)),
+                joined_at=now,
+                absent_since=now,
+            )
             for index, member in enumerate(members)
         )
         seats = [
-            SeatRow(index, member.pk, member.username, None, False, now)
+            SeatRow(index, member.pk, member.username, _shown(ratings.get(member.pk)), False, now)
             for index, member in enumerate(members)
         ]
         _start(match, seats, board, now=now)
+        for member in members:  # everyone seated goes to the table at once
+            transaction.on_commit(
+                partial(
+                    events.member_notify, member.pk, {"kind": "started", "url": match_url(match)}
+                )
+            )
+        transaction.on_commit(events.lobby_changed)
     return match
+
+
+def _shown(rating) -> float | None:
+    """The rating shown at a seat: rounded; none while provisional (SPEC §4: "?")."""
+    if rating is None or rating.provisional:
+        return None
+    return round(rating.rating)
+
+
+def match_url(match: Match) -> str:
+    """The table page: by token for a private table, by id otherwise."""
+    return (
+        reverse("table_private", args=[match.token])
+        if match.private
+        else reverse("table", args=[match.pk])
+    )
 
 
 def _side(position: Position, seat: int) -> int:
@@ -121,6 +162,7 @@ def _start(match: Match, seats: list[SeatRow], board: Position, *, now: datetime
         match.clock_state = _new_clock(match.clock, board.seats).to_dict()
     match.started_at = now
     _commit(match, seats, None, state, now=now, fields={"clock_state", "started_at"})
+    transaction.on_commit(events.lobby_changed)
 
 
 # --- playing --------------------------------------------------------------------------
