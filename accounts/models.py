@@ -31,6 +31,9 @@ class User(AbstractUser):
         help_text=_("Let other members challenge you to a match."),
     )
 
+    #: the last moment one of the member's pages was open (kept by the games' sockets)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
     banned_until = models.DateTimeField(
         _("banned until"), null=True, blank=True, help_text=_("Empty means until lifted.")

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from accounts.events import CLOSE_NOT_FOUND
 from games import protocol, selectors, services, state, threads, timers
 from games.errors import TableError
 from games.events import table_group
@@ -17,7 +18,16 @@ class TableConsumer(MemberSocket):
     version: int = -1
 
     async def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        route = self.scope["url_route"]["kwargs"]
+        # A private table's socket is reached by its token only (SPEC §9).
+        self.table_id = await threads.run_unbounded(
+            selectors.table_id, match_id=route.get("match_id"), token=route.get("token")
+        )
+        if self.table_id is None:
+            await self.accept()
+            await self.send_json(protocol.error("not_found", _("This table does not exist.")))
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         await super().connect()
 
     async def opened(self, seat: int | None) -> None:

@@ -4,4 +4,7 @@ from django.urls import path
 
 from games.consumers import TableConsumer
 
-websocket_urlpatterns = [path("ws/table/<int:match_id>/", TableConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/table/<int:match_id>/", TableConsumer.as_asgi()),
+    path("ws/t/<str:token>/", TableConsumer.as_asgi()),
+]

@@ -19,6 +19,24 @@ def match_for_table(match_id: int) -> Match | None:
     return Match.objects.filter(pk=match_id).defer("board").first()
 
 
+def table_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
+    """The match behind a table page or socket: a public one by id, any by its token (a
+    private table is never found by id)."""
+    if token is not None:
+        return Match.objects.filter(token=token).first()
+    return Match.objects.filter(pk=match_id, private=False).first()
+
+
+def table_id(*, match_id: int | None = None, token: str | None = None) -> int | None:
+    match = table_match(match_id=match_id, token=token)
+    return None if match is None else match.pk
+
+
+def waiting_seats(match: Match) -> list[Seat]:
+    """The members seated at a waiting table, in the order they came."""
+    return list(match.seats.select_related("member").order_by("joined_at", "pk"))
+
+
 def table_state(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
     """The public state of a table (SPEC §7 ``state`` without ``you``): two queries, the
     match and its seats, and the same message a change sends."""
@@ -61,10 +79,12 @@ def chat_history(match_id: int, *, player: bool) -> list[dict[str, Any]]:
 
 
 def live_matches(limit: int = 50) -> list[Match]:
-    """Tables being played now, newest first, for the lobby."""
+    """Public tables being played now, newest first, for the lobby."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("member"))
     active = [Match.Status.PLAYING, Match.Status.BETWEEN_GAMES]
-    return list(Match.objects.filter(status__in=active).prefetch_related(seats)[:limit])
+    return list(
+        Match.objects.filter(status__in=active, private=False).prefetch_related(seats)[:limit]
+    )
 
 
 def recent_matches_of(member, limit: int = 20) -> list[Match]:

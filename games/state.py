@@ -9,6 +9,8 @@ import json
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from django.urls import reverse
+
 from games import timing
 from games.engine import Position
 from games.engine.clock import Clock
@@ -36,6 +38,13 @@ class SeatRow(NamedTuple):
 
 def letters(seats) -> list[str]:
     return [SEAT_LETTERS[s] for s in seats]
+
+
+def table_url(match: Match) -> str:
+    """The table page: by token for a private table, by id otherwise."""
+    if match.private:
+        return reverse("table_private", args=[match.token])
+    return reverse("table", args=[match.pk])
 
 
 def _ms(at: datetime | None) -> int | None:
@@ -110,6 +119,7 @@ def build(
             "totals": list(state.totals),
             "result": result,
             "rematch": match.rematch_id,
+            "rematch_url": table_url(match.rematch) if match.rematch_id else None,
             "rematch_offer": rematch_offer,
             "ready": letters(sorted(state.ready)),
             "spectators": match.spectators,

@@ -4,7 +4,7 @@ from games import views
 
 urlpatterns = [
     path("match/<int:match_id>/", views.table, name="table"),
-    path("table/new/", views.table_new, name="table_new"),
+    path("t/<str:token>/", views.table_private, name="table_private"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),
 ]

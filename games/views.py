@@ -1,36 +1,70 @@
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import access, selectors, services, timing
+from games import access, selectors, timing
 from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
 from games.engine import VARIANTS, Position
 from games.engine.match import MatchState
-from games.errors import TableError
-from games.forms import TableForm
 from games.topics import TOPICS, VARIANT_TOPICS
 
 
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The table page: the board, the colour buttons, the match panel and chat."""
-    match = selectors.match_for_table(match_id)
+    """The table page of a public match: the board, the colour buttons, the match panel and
+    chat; a waiting room while the table waits for players. A private match is never
+    shown by id."""
+    match = selectors.table_match(match_id=match_id)
     if match is None:
         raise Http404(_("No such table."))
+    return _table_page(request, match)
+
+
+def table_private(request: HttpRequest, token: str) -> HttpResponse:
+    """A private table, reached by its invitation link only."""
+    match = selectors.table_match(token=token)
+    if match is None:
+        raise Http404(_("No such table."))
+    return _table_page(request, match)
+
+
+def _table_page(request: HttpRequest, match) -> HttpResponse:
+    ws_path = f"/ws/t/{match.token}/" if match.private else f"/ws/table/{match.pk}/"
+    if match.status == match.Status.WAITING:
+        seats = selectors.waiting_seats(match)
+        seated = request.user.is_authenticated and any(
+            s.member_id == request.user.pk for s in seats
+        )
+        return render(
+            request,
+            "games/waiting.html",
+            {
+                "match": match,
+                "seats": seats,
+                "free": VARIANTS[match.variant].seats - len(seats),
+                "seated": seated,
+                "host": request.user.is_authenticated and match.created_by_id == request.user.pk,
+                "topic": TOPICS[match.variant],
+                "ws_path": ws_path,
+                "invite_url": request.build_absolute_uri(
+                    reverse("table_private", args=[match.token])
+                )
+                if match.private
+                else None,
+            },
+        )
     seats = access.seats_for(match.pk)
     state = public.build(match, MatchState.from_dict(match.state), seats, now=timing.now())
     seat = access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
-    state["you"] = public.you(state, seat)
+    state["you"] = public.you(state, seat, position)
     return render(
         request,
         "games/table.html",
@@ -38,34 +72,13 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "state": state,
             "seat": seat,
+            "ws_path": ws_path,
             "board_svg": render_board(position, interactive=True, css_class="table-board"),
             "palette": palette_for(position.colors),
             "topic": TOPICS[match.variant],
             "variant": VARIANTS[match.variant],
         },
     )
-
-
-@login_required
-def table_new(request: HttpRequest) -> HttpResponse:
-    """Until the lobby exists: seat given members at a new table and start the match."""
-    form = TableForm(request.POST or None, host=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            match = services.match_create(
-                variant=form.cleaned_data["variant"],
-                members=form.members,
-                now=timezone.now(),
-                rated=form.cleaned_data["rated"],
-                single_game=form.cleaned_data["single_game"],
-                clock=form.cleaned_data["clock"],
-                created_by=request.user,
-            )
-        except TableError as failure:
-            form.add_error(None, failure.message)
-        else:
-            return HttpResponseRedirect(reverse("table", args=[match.pk]))
-    return render(request, "games/table_new.html", {"form": form})
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:

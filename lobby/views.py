@@ -1,21 +1,202 @@
-from django.http import Http404, HttpRequest, HttpResponse
+"""The lobby: its page and the forms of SPEC §10 (open, join, leave, cancel, Play now,
+challenge, accept, decline), and the members' pages. Each form calls one service; a
+refusal is shown in the member's language and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from accounts.selectors import member_by_username
-from games.selectors import live_matches, recent_matches_of
+from games import services, timing
+from games.engine import VARIANTS
+from games.errors import TableError
+from games.services.matches import match_url
+from lobby import selectors
+from lobby.forms import ChallengeForm, PlayNowForm, TableForm
+from ratings.selectors import member_rating_panel
+
+RATED_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale]
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby: the tables being played now, to watch or to join as a player."""
-    return render(request, "lobby/home.html", {"live": live_matches()})
+    """The lobby: tables waiting for players, tables being played, members online, the
+    best players, and the member's challenges."""
+    context = selectors.lobby(request.user, timing.now())
+    context.update(table_form=TableForm(), play_forms=_play_forms(), rated_variants=RATED_VARIANTS)
+    return render(request, "lobby/home.html", context)
+
+
+def lists(request: HttpRequest) -> HttpResponse:
+    """The lobby's lists alone: what the page fetches again when the lobby changes."""
+    return render(request, "lobby/_lists.html", selectors.lobby(request.user, timing.now()))
+
+
+def _play_forms() -> list[tuple[str, PlayNowForm]]:
+    return [
+        (key, PlayNowForm(initial={"clock": "3+2"}, auto_id=f"id_play_{key}_%s"))
+        for key in RATED_VARIANTS
+    ]
+
+
+def _back(request: HttpRequest, default: str = "") -> HttpResponseRedirect:
+    target = request.POST.get("next") or default or reverse("home")
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        target = reverse("home")
+    return HttpResponseRedirect(target)
+
+
+def _refused(request: HttpRequest, form=None, failure: TableError | None = None):
+    if failure is not None:
+        messages.error(request, failure.message)
+    if form is not None:
+        for field, errors in form.errors.items():
+            for error in errors:
+                label = form.fields[field].label if field in form.fields else None
+                messages.error(request, f"{label}: {error}" if label else error)
+    return _back(request)
+
+
+def _attempt(request: HttpRequest, action: Callable[[], object], done: Callable[[object], str]):
+    """Run a service; on success go where ``done`` says, else back with the refusal."""
+    try:
+        result = action()
+    except TableError as failure:
+        return _refused(request, failure=failure)
+    return HttpResponseRedirect(done(result))
+
+
+def _login_to_play(request: HttpRequest) -> HttpResponseRedirect:
+    messages.error(request, _("Log in to take a seat."))
+    return HttpResponseRedirect(f"{reverse('account_login')}?next={reverse('home')}")
+
+
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _login_to_play(request)
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form)
+    return _attempt(
+        request,
+        lambda: services.table_open(
+            host=request.user,
+            private=form.cleaned_data["private"],
+            now=timing.now(),
+            **form.settings,
+        ),
+        match_url,
+    )
+
+
+def _table_action(service, *, by_token: bool = False):
+    @require_POST
+    def view(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+        if not request.user.is_authenticated:
+            return _login_to_play(request)
+        where = {"token": token} if by_token else {"match_id": match_id}
+        return _attempt(
+            request,
+            lambda: service(member=request.user, now=timing.now(), **where),
+            lambda match: match_url(match) if match is not None else reverse("home"),
+        )
+
+    return view
+
+
+table_join = _table_action(services.table_join)
+table_leave = _table_action(services.table_leave)
+table_cancel = _table_action(services.table_cancel)
+private_join = _table_action(services.table_join, by_token=True)
+private_leave = _table_action(services.table_leave, by_token=True)
+private_cancel = _table_action(services.table_cancel, by_token=True)
+
+
+@require_POST
+def play_now(request: HttpRequest, variant: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _login_to_play(request)
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form)
+    return _attempt(
+        request,
+        lambda: services.play_now(
+            member=request.user, variant=variant, clock=form.cleaned_data["clock"], now=timing.now()
+        ),
+        match_url,
+    )
+
+
+@require_POST
+def challenge(request: HttpRequest, username: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return _login_to_play(request)
+    challenged = member_by_username(username)
+    if challenged is None:
+        raise Http404(_("No member has that name."))
+    form = ChallengeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form)
+    try:
+        services.challenge_send(
+            challenger=request.user, challenged=challenged, now=timing.now(), **form.settings
+        )
+    except TableError as failure:
+        return _refused(request, failure=failure)
+    messages.success(
+        request,
+        _("You challenged %(name)s. The challenge waits two minutes for an answer.")
+        % {"name": challenged.username},
+    )
+    return _back(request, reverse("profile", args=[challenged.username]))
+
+
+def _challenge_action(service, *, goes_to_match: bool):
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, challenge_id: int) -> HttpResponse:
+        return _attempt(
+            request,
+            lambda: service(challenge_id=challenge_id, member=request.user, now=timing.now()),
+            (lambda match: match_url(match)) if goes_to_match else (lambda _: reverse("home")),
+        )
+
+    return view
+
+
+challenge_accept = _challenge_action(services.challenge_accept, goes_to_match=True)
+challenge_decline = _challenge_action(services.challenge_decline, goes_to_match=False)
+challenge_cancel = _challenge_action(services.challenge_cancel, goes_to_match=False)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A member's page: who they are and their latest matches."""
+    """A member's page: their ratings, their matches (newest first, a page at a time) and a
+    Challenge button."""
     member = member_by_username(username)
     if member is None:
         raise Http404(_("No member has that name."))
+    page, rows = selectors.member_matches(member, request.GET.get("page"))
     return render(
-        request, "lobby/profile.html", {"member": member, "matches": recent_matches_of(member)}
+        request,
+        "lobby/profile.html",
+        {
+            "member": member,
+            "page": page,
+            "rows": rows,
+            "member_ratings": member_rating_panel(member.pk),
+            "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),
+            "can_challenge": request.user.is_authenticated
+            and request.user.pk != member.pk
+            and member.accepts_challenges,
+        },
     )

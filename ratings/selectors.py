@@ -203,3 +203,22 @@ def match_rating_changes(match_id: int) -> list[dict]:
         }
         for change in changes
     ]
+
+
+def ratings_by_scale(member_ids: list[int]) -> dict[tuple[int, str], CurrentRating]:
+    """Every rating the given members have, keyed by (member, scale). One query."""
+    return {
+        (member_id, scale): CurrentRating(rating, rd, volatility, matches)
+        for member_id, scale, rating, rd, volatility, matches in PlayerRating.objects.filter(
+            member_id__in=member_ids
+        ).values_list("member_id", "scale", "rating", "rd", "volatility", "matches")
+    }
+
+
+def member_changes(member_id: int, match_ids: list[int]) -> dict[int, int]:
+    """The rounded rating change each of these matches brought the member. One query."""
+    return dict(
+        RatingChange.objects.filter(
+            player__member_id=member_id, rated_match_id__in=match_ids
+        ).values_list("rated_match_id", "change")
+    )

@@ -64,6 +64,7 @@ def match_create(
     seed: int | None = None,
     created_by: User | None = None,
     table: Match | None = None,
+    private: bool = False,
 ) -> Match:
     """Seat ``members`` (in seat order A, B, …) at a new table and start its match. Every
     way to a match ends here: a waiting ``table`` that filled (it is started in place), an
@@ -90,7 +91,8 @@ def match_create(
             seed = secrets.randbits(31) if seed is None else seed
             match = Match.objects.create(
                 variant=variant,
-                rated=rated,
+                rated=rated and not private,
+                private=private,
                 format=Match.Format.SINGLE if single else Match.Format.MATCH,
                 clock=clock,
                 seed=seed,
@@ -368,6 +370,7 @@ def rematch_offer(
                 rated=match.rated,
                 single_game=match.format == Match.Format.SINGLE,
                 clock=match.clock,
+                private=match.private,
             )
             fields.add("rematch")
         return _bump(match, seats, MatchState.from_dict(match.state), now=now, fields=fields)

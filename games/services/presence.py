@@ -41,7 +41,7 @@ def socket_open(
             seat = seat_of(seats_for(match_id), member)
         if member is not None and member.is_authenticated:
             # The member's row lock orders their sockets opening at the same moment.
-            User.objects.select_for_update().filter(pk=member.pk).exists()
+            User.objects.select_for_update().filter(pk=member.pk).update(last_seen=now)
             mine = Presence.objects.filter(member=member, closed=False, last_seen__gt=_horizon(now))
             if mine.count() >= settings.SOCKETS_PER_MEMBER or (
                 match_id is not None
@@ -67,6 +67,13 @@ def socket_seen(*, channel_name: str, now: datetime) -> None:
 def socket_close(*, channel_name: str, now: datetime) -> None:
     """The socket closed; the next refresh reads when, and forgets it."""
     Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
+    member_id = (
+        Presence.objects.filter(channel_name=channel_name)
+        .values_list("member_id", flat=True)
+        .first()
+    )
+    if member_id is not None:
+        User.objects.filter(pk=member_id).update(last_seen=now)
 
 
 def presence_refresh(*, match_id: int, now: datetime) -> bool:

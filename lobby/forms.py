@@ -1,0 +1,90 @@
+"""The forms of the lobby: a table's settings (a new table, a challenge) and Play now."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import VARIANTS
+from games.engine.clock import PRESETS
+from games.topics import variant_name
+
+FORMATS = [("match", _("match of two games")), ("single", _("single game"))]
+
+
+def _variant_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("Variant"),
+        choices=[],
+        error_messages={
+            "required": _("Choose a variant."),
+            "invalid_choice": _("There is no such variant."),
+        },
+    )
+
+
+def _clock_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=_("Clock"),
+        required=False,
+        choices=[],
+        error_messages={"invalid_choice": _("There is no such clock.")},
+    )
+
+
+class TableSettingsForm(forms.Form):
+    """A table's settings (SPEC §10): variant, clock, match or single game, rated."""
+
+    variant = _variant_field()
+    clock = _clock_field()
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=FORMATS,
+        initial="match",
+        error_messages={
+            "required": _("Choose a match or a single game."),
+            "invalid_choice": _("Choose a match or a single game."),
+        },
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False)
+
+    def __init__(self, *args, variants=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        keys = variants or [key for key in VARIANTS if key != "practice"]
+        self.fields["variant"].choices = [(key, variant_name(key)) for key in keys]
+        self.fields["clock"].choices = [("", _("no clock")), *[(p, p) for p in PRESETS]]
+
+    @property
+    def settings(self) -> dict:
+        """The cleaned settings as the services take them."""
+        data = self.cleaned_data
+        return {
+            "variant": data["variant"],
+            "clock": data["clock"],
+            "single_game": data["format"] == "single",
+            "rated": data["rated"],
+        }
+
+
+class TableForm(TableSettingsForm):
+    private = forms.BooleanField(
+        label=_("Private"),
+        required=False,
+        help_text=_("Only people with the invitation link can join; never rated."),
+    )
+
+
+class ChallengeForm(TableSettingsForm):
+    def __init__(self, *args, **kwargs):
+        two_player = [key for key, v in VARIANTS.items() if v.seats == 2 and key != "practice"]
+        super().__init__(*args, variants=two_player, **kwargs)
+
+
+class PlayNowForm(forms.Form):
+    clock = _clock_field()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["clock"].required = True
+        self.fields["clock"].error_messages["required"] = _("Choose a clock.")
+        self.fields["clock"].choices = [(p, p) for p in PRESETS]

@@ -1,0 +1,172 @@
+"""Reads of the lobby and the members' pages, each a fixed number of queries whatever the
+number of tables and matches (tests count them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.paginator import Page, Paginator
+from django.db.models import Prefetch
+
+from accounts.models import User
+from games.engine import VARIANTS
+from games.engine.match import MatchState
+from games.models import Challenge, Match, Presence, Seat
+from games.selectors import live_matches
+from ratings.selectors import member_changes, ratings_by_scale, top_players_by_scale
+
+MATCHES_PER_PAGE = 20
+ONLINE_NAMES = 60
+
+
+@dataclass
+class WaitingTable:
+    match: Match
+    seats: list[Seat]
+    needed: int
+    #: the seated members' ratings on the variant's scale (empty for unrated variants)
+    ratings: dict
+
+    @property
+    def free(self) -> int:
+        return self.needed - len(self.seats)
+
+    @property
+    def host_rating(self):
+        return self.ratings.get(self.match.created_by_id)
+
+    def seated(self, user) -> bool:
+        return user.is_authenticated and any(s.member_id == user.pk for s in self.seats)
+
+
+def _seats() -> Prefetch:
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("member").order_by("joined_at", "seat")
+    )
+
+
+def waiting_tables(limit: int = 100) -> list[WaitingTable]:
+    """Public tables waiting for players, oldest first, with the seated members' ratings.
+    3 queries."""
+    matches = list(
+        Match.objects.filter(status=Match.Status.WAITING, private=False)
+        .prefetch_related(_seats())
+        .order_by("created_at", "pk")[:limit]
+    )
+    members = {s.member_id for m in matches for s in m.seats.all() if s.member_id}
+    ratings = ratings_by_scale(sorted(members)) if members else {}
+    tables = []
+    for m in matches:
+        scale = VARIANTS[m.variant].rated_scale
+        seats = list(m.seats.all())
+        tables.append(
+            WaitingTable(
+                match=m,
+                seats=seats,
+                needed=VARIANTS[m.variant].seats,
+                ratings={
+                    s.member_id: ratings[(s.member_id, scale)]
+                    for s in seats
+                    if (s.member_id, scale) in ratings
+                },
+            )
+        )
+    return tables
+
+
+def online_members(now: datetime) -> tuple[int, list[str]]:
+    """How many members have a page open now, and some of their names. 2 queries."""
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    fresh = Presence.objects.filter(closed=False, member__isnull=False, last_seen__gt=horizon)
+    count = fresh.values("member_id").distinct().count()
+    names = list(
+        User.objects.filter(pk__in=fresh.values("member_id"))
+        .order_by("username")
+        .values_list("username", flat=True)[:ONLINE_NAMES]
+    )
+    return count, names
+
+
+def challenges_of(member: User, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
+    """The member's challenges waiting for an answer: received, sent. 2 queries."""
+    pending = Challenge.objects.filter(
+        status=Challenge.Status.PENDING, expires_at__gt=now
+    ).select_related("challenger", "challenged")
+    received = list(pending.filter(challenged=member).order_by("created_at"))
+    sent = list(pending.filter(challenger=member).order_by("created_at"))
+    return received, sent
+
+
+def lobby(viewer, now: datetime) -> dict:
+    """Everything the lobby page lists."""
+    received, sent = challenges_of(viewer, now) if viewer.is_authenticated else ([], [])
+    count, names = online_members(now)
+    return {
+        "waiting": waiting_tables(),
+        "live": live_matches(),
+        "online_count": count,
+        "online_names": names,
+        "top": top_players_by_scale(5),
+        "received": received,
+        "sent": sent,
+    }
+
+
+@dataclass
+class MatchRow:
+    """One of a member's matches as their page shows it, from their side."""
+
+    match: Match
+    opponents: list[str]
+    outcome: str | None  # "won", "lost", "drawn", or None while not finished
+    points: str
+    totals: str
+    rating_change: int | None
+
+
+def _halves(value: float) -> str:
+    whole = int(value)
+    if value - whole < 0.5:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def member_matches(member: User, page_number) -> tuple[Page, list[MatchRow]]:
+    """The member's matches, newest first, a page at a time. 4 queries."""
+    matches = (
+        Match.objects.filter(seats__member=member)
+        .exclude(status=Match.Status.WAITING)
+        .prefetch_related(_seats())
+        .order_by("-created_at", "-pk")
+    )
+    page = Paginator(matches, MATCHES_PER_PAGE).get_page(page_number)
+    changes = member_changes(member.pk, [m.pk for m in page.object_list])
+    rows = []
+    for match in page.object_list:
+        seats = list(match.seats.all())
+        mine = next(s.seat for s in seats if s.member_id == member.pk)
+        state = MatchState.from_dict(match.state)
+        sides = state.board.sides
+        my_side = next(side for side in sides if mine in side)
+        opponents = [s.display_name for s in seats if s.seat not in my_side]
+        outcome = None
+        if match.status == Match.Status.FINISHED:
+            if mine in state.winners:
+                outcome = "drawn" if any(w not in my_side for w in state.winners) else "won"
+            else:
+                outcome = "lost"
+        others = [s for s in range(state.seats) if s not in my_side]
+        best = max(others, key=lambda s: (state.points[s], state.totals[s])) if others else mine
+        rows.append(
+            MatchRow(
+                match=match,
+                opponents=opponents,
+                outcome=outcome,
+                points=f"{_halves(state.points[mine])}–{_halves(state.points[best])}",
+                totals=f"{state.totals[mine]}–{state.totals[best]}",
+                rating_change=changes.get(match.pk),
+            )
+        )
+    return page, rows
