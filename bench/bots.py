@@ -3,8 +3,8 @@ level in two-game matches on the Fast and Classic boards, each at its default bu
 
 Match ``n`` of a pairing is played on the board of seed ``n``; the higher level sits at A
 in even matches and at B in odd ones (game 2 rotates the corners, so each bot starts
-once from each corner). Bots play with seed ``n``. Everything but the times is the same
-in every run.
+once from each corner). The bots' seed is ``1000 n + 500 (game - 1) + ply``, new on every
+move as at a table. Everything but the times is the same in every run.
 
 Printed: match points per pairing (1 a match won, ½ drawn; the rated split 1 / 0.6 /
 0.5 / 0.4 / 0 beside it), the higher level's share, an Elo estimate per level (level 1
@@ -84,7 +84,8 @@ def play_match(job: Job) -> Result:
         position = state.current.position
         level = level_of[position.to_move]
         start = time.perf_counter()
-        decision = decide(position, level, seed=job.seed, nodes=job.nodes if level == 4 else None)
+        seed = 1000 * job.seed + len(state.games) * 500 + state.current.ply
+        decision = decide(position, level, seed=seed, nodes=job.nodes if level == 4 else None)
         times[level].append(time.perf_counter() - start)
         if level == 4:
             depths.append(decision.depth)

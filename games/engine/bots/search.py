@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from games.engine.bots.view import Colours, active_sides, after_move, race, territories
 from games.engine.position import Move, Position
 
-WON = 100_000.0
+# A decided game outweighs any lead, and deciding it a ply sooner outweighs any lead too.
+WON = 1_000_000.0
+SOONER = 1_000.0
 # Per point of value, against the best other side: the free cells on a side's edge, and
 # the free cells a side reaches in fewer moves than anyone else (the race).
 EDGE_CELL = 0.25
@@ -127,7 +129,7 @@ class Search:
         """The alpha-beta value of ``node`` for the root side, ``depth`` plies deep."""
         position = node[0]
         if position.is_over:
-            return self._evaluate(node)
+            return self._evaluate(node, depth)
         if depth == 0:
             self.solved = False
             return self._evaluate(node)
@@ -140,7 +142,7 @@ class Search:
             children = ((move, self._play(node, move)) for move in moves)
         else:
             made = [(move, self._play(node, move)) for move in moves]
-            values = [self._evaluate(child) for _, child in made]
+            values = [self._evaluate(child, depth - 1) for _, child in made]
             ranked = sorted(range(len(made)), key=values.__getitem__, reverse=maximise)
             children = (made[i] for i in ranked)
         for move, child in children:
@@ -164,18 +166,20 @@ class Search:
         child = position.play(move)
         return child, after_move(self.colours, position, child, move, masks)
 
-    def _evaluate(self, node: Node) -> float:
+    def _evaluate(self, node: Node, depth: int = 0) -> float:
         """The root side's lead over the best other side: in score, in edge cells and in
-        the race for the free cells; a won or lost game outweighs everything."""
+        the race for the free cells. A won or lost game outweighs everything, the more so
+        the sooner it is decided (``depth``: plies the search had left)."""
         position, masks = node
         scores = position.side_scores
         sides, mine = self.sides, self.mine
         lead = _lead([scores[n] for n in self.active], mine)
         if position.is_over:
             winners = position.winners
+            decided = WON + SOONER * depth
             if not any(seat in winners for seat in sides[mine]):
-                return lead - WON
-            return lead + WON if all(seat in sides[mine] for seat in winners) else lead
+                return lead - decided
+            return lead + decided if all(seat in sides[mine] for seat in winners) else lead
         board = self.colours.board
         owned = 0
         for mask in masks:
