@@ -1,10 +1,12 @@
 """The bots of SPEC §11: legal on every variant, deterministic per seed, level 4 within
 its budget, and each level doing what it is for."""
 
+import doctest
 import itertools
 
 import pytest
 
+import games.engine.bots
 from games.engine import VARIANTS, Position
 from games.engine.bots import DEFAULT_NODES, Decision, choose, decide
 from games.engine.variants import Variant
@@ -244,9 +246,5 @@ def test_an_empty_budget_is_refused():
 
 
 def test_the_docstring_example():
-    import doctest
-
-    import games.engine.bots
-
     result = doctest.testmod(games.engine.bots)
     assert result.attempted > 0 and result.failed == 0
