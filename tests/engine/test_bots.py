@@ -198,9 +198,9 @@ def forces_win(position: Position, side: int, plies: int) -> bool:
     return any(results) if mover_side == side else all(results)
 
 
-def test_level_4_takes_a_forced_win_that_greedy_misses():
-    tested = greedy_missed = 0
-    for seed in range(60):
+def test_level_4_keeps_a_forced_win_that_greedy_misses():
+    tested = greedy_fails = 0
+    for seed in range(150):
         position = TINY.new_position(seed)
         for ply in range(4):
             position = position.play(choose(position, 2, seed=ply))
@@ -213,12 +213,16 @@ def test_level_4_takes_a_forced_win_that_greedy_misses():
         if not winning or len(winning) == len(position.legal_moves()):
             continue
         tested += 1
-        decision = decide(position, 4, nodes=20_000)
-        assert decision.depth >= 3
-        assert decision.colour in winning, position.to_text()
-        greedy_missed += choose(position, 2) not in winning
-    assert tested >= 5
-    assert greedy_missed >= 1
+        decision = decide(position, 4, nodes=400)
+        # it may prefer a later win by more, but it must be one it has seen to the end
+        assert 3 <= decision.depth <= 9
+        after = position.play(decision.colour)
+        assert forces_win(after, side, decision.depth - 1), position.to_text()
+        # the same check would catch a level 4 that played like greedy
+        greedy = position.play(choose(position, 2))
+        greedy_fails += not forces_win(greedy, side, decision.depth - 1)
+    assert tested >= 20
+    assert greedy_fails >= 1
 
 
 # --- errors -----------------------------------------------------------------------------

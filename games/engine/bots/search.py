@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from games.engine.bots.view import Colours, active_sides, after_move, race, territories
 from games.engine.position import Move, Position
 
-# A decided game outweighs any lead, and deciding it a ply sooner outweighs any lead too.
+# A decided game outweighs any lead; between equal leads, winning sooner (losing later)
+# is better. The lead still counts: it is what decides a match drawn 1-1 (SPEC §3).
 WON = 1_000_000.0
-SOONER = 1_000.0
+SOONER = 0.001
 # Per point of value, against the best other side: the free cells on a side's edge, and
 # the free cells a side reaches in fewer moves than anyone else (the race).
 EDGE_CELL = 0.25
