@@ -252,3 +252,20 @@ def test_an_empty_budget_is_refused():
 def test_the_docstring_example():
     result = doctest.testmod(games.engine.bots)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_no_time_at_all_still_gives_a_legal_move():
+    ticks = itertools.count(step=10)
+    position = mid_game("classic", 10)
+    decision = decide(position, 4, time_limit=0, clock=lambda: float(next(ticks)))
+    assert decision.nodes == 0
+    assert is_legal(position, decision.colour)
+
+
+def test_seats_that_are_out_are_played_around():
+    start = VARIANTS["four"].new_position(seed=6)
+    start = start.play(choose(start, 2)).with_out(2)
+    assert start.out == (2,)
+    for level in LEVELS:
+        moves = play_game(start, (level,) * 4)
+        assert moves

@@ -32,9 +32,11 @@ from games.engine.position import Move, Position
 
 LEVELS = (1, 2, 3, 4)
 # Searched positions per move of level 4 when no budget is given (see docs/bots.md).
-DEFAULT_NODES = 1000
+DEFAULT_NODES = 2000
+# Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
+TIME_LIMIT = 2.0
 
-__all__ = ["DEFAULT_NODES", "LEVELS", "Decision", "choose", "decide"]
+__all__ = ["DEFAULT_NODES", "LEVELS", "TIME_LIMIT", "Decision", "choose", "decide"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +49,24 @@ class Decision:
     depth: int = 0
 
 
-def choose(position: Position, level: int, seed: int = 0, nodes: int | None = None) -> Move:
+def choose(
+    position: Position,
+    level: int,
+    seed: int = 0,
+    nodes: int | None = None,
+    *,
+    time_limit: float | None = None,
+) -> Move:
     """The move of a level-``level`` bot: a colour, or ``"swap"`` when the pie rule allows.
 
-    ``nodes`` bounds level 4's search (None: :data:`DEFAULT_NODES`); levels 1-3 look at
-    one position per legal move at most. Raises ``ValueError`` for a level outside 1-4 or
-    a finished game.
+    ``nodes`` bounds level 4's search (None: :data:`DEFAULT_NODES`); levels 1-3 make one
+    position per legal move at most. ``seed`` picks among equally good moves (level 1:
+    among all); a table passes a new one each move (e.g. the ply), or two bots that only
+    ever play moves taking nothing could repeat a cycle of positions forever. For
+    ``time_limit`` see :func:`decide`. Raises ``ValueError`` for a level outside 1-4, a
+    budget under 1 or a finished game.
     """
-    return decide(position, level, seed=seed, nodes=nodes).colour
+    return decide(position, level, seed=seed, nodes=nodes, time_limit=time_limit).colour
 
 
 def decide(
@@ -68,9 +80,10 @@ def decide(
 ) -> Decision:
     """Like :func:`choose`, with what the decision cost.
 
-    ``time_limit`` (seconds, level 4 only) is the production guard: when it runs out the
-    search answers with the best move found so far. ``clock`` is the time source it is
-    measured with.
+    ``time_limit`` (seconds, level 4 only; a server passes :data:`TIME_LIMIT`) is the
+    guard against a slow machine: when it runs out the search answers with the best move
+    found so far, so the answer then depends on the machine. ``clock`` is the time source
+    it is measured with (injected in tests).
     """
     if isinstance(level, bool) or level not in LEVELS:
         raise ValueError(f"a bot's level is one of 1-4, not {level!r}")

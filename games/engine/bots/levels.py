@@ -16,6 +16,8 @@ from games.engine.bots.view import (
     best_chain,
     free_cells,
     race,
+    side_seats,
+    side_territories,
     territories,
 )
 from games.engine.position import Move, Position
@@ -70,7 +72,7 @@ def heuristic_value(
     masks = after_move(colours, position, child, move, masks)
     free = free_cells(colours.board, masks)
     sides = active_sides(child)
-    fronts = [_front(child, n, masks) for n in sides]
+    fronts = side_territories(side_seats(child), masks)
     # after a swap the mover plays on from the other corner: masks[mover] follows it
     mine = best_chain(colours, masks[mover], free, allowed_colours(child, mover))
     theirs = max(
@@ -87,15 +89,6 @@ def heuristic_value(
     return (
         score + NEXT_GAIN * mine - OPPONENT_GAIN * theirs + EDGE_CELL * edge + RACE_CELL * race_lead
     )
-
-
-def _front(position: Position, side: int, masks: tuple[int, ...]) -> int:
-    """The territory of a side's seats that are still in play."""
-    front = 0
-    for seat in position.sides[side]:
-        if seat not in position.out:
-            front |= masks[seat]
-    return front
 
 
 def _result(position: Position, side: int) -> float:

@@ -16,7 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine.bots.view import Colours, active_sides, after_move, race, territories
+from games.engine.bots.view import (
+    Colours,
+    active_sides,
+    after_move,
+    free_cells,
+    race,
+    side_seats,
+    side_territories,
+    territories,
+)
 from games.engine.position import Move, Position
 
 # A decided game outweighs any lead; between equal leads, winning sooner (losing later)
@@ -65,10 +74,7 @@ class Search:
         self.colours = Colours.of(root)
         self.side = root.side_of(root.to_move)
         # seats never go out during a search: the sides in play are fixed
-        self.sides = [
-            tuple(seat for seat in root.sides[n] if seat not in root.out)
-            for n in active_sides(root)
-        ]
+        self.sides = side_seats(root)
         self.active = active_sides(root)
         self.mine = self.active.index(self.side)
         self.nodes = 0
@@ -84,8 +90,8 @@ class Search:
                 child = self._play(root, move)
                 children.append((move, child, self._evaluate(child)))
         except _Stop:
-            if not children:
-                raise
+            if not children:  # out of time before the first move: any legal move will do
+                return Found(moves[0], 0.0, 0, self.nodes)
         children.sort(key=lambda item: -item[2])
         move, _, value = children[0]
         if len(children) < len(moves):
@@ -169,8 +175,8 @@ class Search:
 
     def _evaluate(self, node: Node, depth: int = 0) -> float:
         """The root side's lead over the best other side: in score, in edge cells and in
-        the race for the free cells. A won or lost game outweighs everything, the more so
-        the sooner it is decided (``depth``: plies the search had left)."""
+        the race for the free cells. A won or lost game outweighs everything (``depth``,
+        the plies the search had left, breaks ties between equal leads)."""
         position, masks = node
         scores = position.side_scores
         sides, mine = self.sides, self.mine
@@ -182,17 +188,9 @@ class Search:
                 return lead - decided
             return lead + decided if all(seat in sides[mine] for seat in winners) else lead
         board = self.colours.board
-        owned = 0
-        for mask in masks:
-            owned |= mask
-        free = board.playable & ~owned
+        free = free_cells(board, masks)
+        fronts = side_territories(sides, masks)
         spread = board.spread
-        fronts = []
-        for seats in sides:
-            front = 0
-            for seat in seats:
-                front |= masks[seat]
-            fronts.append(front)
         edges = [(spread(front) & free).bit_count() for front in fronts]
         reach = race(self.colours, fronts, free)
         return lead + EDGE_CELL * _lead(edges, mine) + RACE_CELL * _lead(reach, mine)

@@ -78,11 +78,6 @@ def free_cells(board: Board, masks: tuple[int, ...]) -> int:
     return board.playable & ~owned
 
 
-def frontier(board: Board, territory: int, free: int) -> int:
-    """Free cells next to a territory: where its next move can start."""
-    return board.spread(territory) & free
-
-
 def best_chain(colours: Colours, territory: int, free: int, allowed: list[int]) -> int:
     """The most value one move of ``allowed`` colours could chain into from ``territory``
     (enclosure left out: this is an estimate for any seat, not only the one to move)."""
@@ -139,12 +134,24 @@ def allowed_colours(position: Position, seat: int) -> list[int]:
     return [c for c, reason in position.legal_colors(seat).items() if reason is None]
 
 
-def side_values(position: Position, values: tuple[int, ...]) -> tuple[int, ...]:
-    """Per-seat figures summed per side (teams in Pairs), in ``position.sides`` order."""
-    return tuple(sum(values[seat] for seat in side) for side in position.sides)
-
-
 def active_sides(position: Position) -> list[int]:
     """Indices of the sides that still have a seat in play."""
     out = position.out
     return [n for n, side in enumerate(position.sides) if any(s not in out for s in side)]
+
+
+def side_seats(position: Position) -> list[tuple[int, ...]]:
+    """The seats still in play of each side that is still in play, in side order."""
+    out = position.out
+    return [tuple(s for s in position.sides[n] if s not in out) for n in active_sides(position)]
+
+
+def side_territories(seats: list[tuple[int, ...]], masks: tuple[int, ...]) -> list[int]:
+    """Per side (``seats`` as :func:`side_seats` gives them): its seats' territories."""
+    fronts = []
+    for side in seats:
+        front = 0
+        for seat in side:
+            front |= masks[seat]
+        fronts.append(front)
+    return fronts
