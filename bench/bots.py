@@ -13,6 +13,7 @@ Printed: match points per pairing (1 a match won, ½ drawn; the rated split 1 / 
     .venv/bin/python bench/bots.py                # the full ladder (20 matches a pairing)
     .venv/bin/python bench/bots.py --quick        # 4 matches a pairing
     .venv/bin/python bench/bots.py --levels 3,4 --boards classic --matches 10 --nodes 2000
+    .venv/bin/python bench/bots.py --variants 2   # level 4's time per move on every variant
 """
 
 from __future__ import annotations
@@ -132,6 +133,41 @@ def elo(levels: list[int], results: list[Result]) -> dict[int, float]:
     return ratings
 
 
+def variant_times(games: int) -> None:
+    """Level 4 at its default budget on every variant: every third move of games where
+    level 3 plays the other moves, from the boards of seeds 0, 1, ..."""
+    print()
+    print("| variant | moves timed | ms/move median | p90 | max | median depth |")
+    print("|---|---|---|---|---|---|")
+    for key, variant in VARIANTS.items():
+        if variant.boards:  # practice plays on the boards of other variants
+            continue
+        times: list[float] = []
+        depths: list[int] = []
+        for seed in range(games):
+            position = variant.new_position(seed)
+            ply = 0
+            while not position.is_over:
+                if ply % 3 == 0:
+                    start = time.perf_counter()
+                    decision = decide(position, 4, seed=ply)
+                    times.append(time.perf_counter() - start)
+                    depths.append(decision.depth)
+                else:
+                    decision = decide(position, 3, seed=ply)
+                position = position.play(decision.colour)
+                ply += 1
+        print(
+            f"| {key} | {len(times)} | {1000 * statistics.median(times):.0f} | "
+            f"{1000 * _p90(times):.0f} | {1000 * max(times):.0f} | "
+            f"{statistics.median(depths):g} |"
+        )
+
+
+def _p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="4 matches a pairing")
@@ -141,7 +177,18 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=None, help="level 4's budget")
     parser.add_argument("--jobs", type=int, default=1, help="matches played at once")
     parser.add_argument("--verbose", action="store_true", help="print every match")
+    parser.add_argument(
+        "--variants",
+        type=int,
+        metavar="GAMES",
+        help="instead of the ladder: level 4's time per move on every variant",
+    )
     args = parser.parse_args()
+    if args.variants:
+        print(f"# Level 4 per variant, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
+        print(f"# budget {DEFAULT_NODES} positions, {args.variants} game(s) per variant")
+        variant_times(args.variants)
+        return
     matches = 4 if args.quick else args.matches
     boards = args.boards.split(",")
     levels = sorted(int(level) for level in args.levels.split(","))
@@ -200,7 +247,7 @@ def main() -> None:
             if not times:
                 print(" - | - | - |", end="")
                 continue
-            p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
+            p90 = _p90(times)
             print(
                 f" {1000 * statistics.mean(times):.1f} | {1000 * statistics.median(times):.1f}"
                 f" | {1000 * p90:.1f} |",
