@@ -9,6 +9,7 @@ import pytest
 import games.engine.bots
 from games.engine import VARIANTS, Position
 from games.engine.bots import DEFAULT_NODES, Decision, choose, decide
+from games.engine.bots.view import Colours, after_move, territories
 from games.engine.variants import Variant
 
 LEVELS = (1, 2, 3, 4)
@@ -223,6 +224,40 @@ def test_level_4_keeps_a_forced_win_that_greedy_misses():
         greedy_fails += not forces_win(greedy, side, decision.depth - 1)
     assert tested >= 20
     assert greedy_fails >= 1
+
+
+# --- the bitboards the bots keep -------------------------------------------------------
+
+# The free 3 at the top is walled in by B, but a position read from FPN is taken as given:
+# whatever A plays, the move settles the board and the 3 becomes B's.
+POCKET = "square 5x3 5 12B3B/12BBB/A1231 5,4 A"
+
+
+def positions_to_check():
+    yield Position.from_text(POCKET)
+    yield Position.from_text(SWAP)
+    for key in ("classic", "walls", "values", "three", "four", "pairs", "vinco"):
+        position = VARIANTS[key].new_position(seed=2)
+        for ply in range(25):
+            if ply % 6 == 0:
+                yield position
+            position = position.play(choose(position, 3, seed=ply))
+    yield VARIANTS["four"].new_position(seed=2).with_out(3)
+
+
+def test_the_territories_kept_move_by_move_are_the_positions_own():
+    checked = 0
+    for position in positions_to_check():
+        colours = Colours.of(position)
+        masks = territories(position)
+        for move in position.legal_moves():
+            child = position.play(move)
+            assert after_move(colours, position, child, move, masks) == territories(child), (
+                position.to_text(),
+                move,
+            )
+            checked += 1
+    assert checked > 100
 
 
 # --- errors -----------------------------------------------------------------------------

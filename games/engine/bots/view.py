@@ -54,13 +54,18 @@ def after_move(
     those of ``position``.
 
     The chain is followed on the bitboards; when the mover's score says the move also
-    enclosed cells, its gain is read from ``position.preview`` instead.
+    enclosed cells, its gain is read from ``position.preview`` instead. When another
+    seat's score changed too (a position read from FPN whose own regions nobody had
+    taken yet: the first move settles them), every territory is read afresh.
     """
     if move == "swap":
         first, second, *rest = masks
         return (second, first, *rest)
     board = colours.board
     mover = position.to_move
+    before, after = position.scores, child.scores
+    if any(after[seat] != before[seat] for seat in range(len(masks)) if seat != mover):
+        return territories(child)
     free = free_cells(board, masks)
     target = (colours.free_of[move] | colours.paint) & free
     seeds = board.spread(masks[mover]) & target
