@@ -5,6 +5,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_info
 
 from games.board_svg import palette_css
+from games.engine import VARIANTS
+
+VARIANT_KEYS = [key for key in VARIANTS if key != "practice"]
 
 
 def site(request: HttpRequest) -> dict:
@@ -14,6 +17,7 @@ def site(request: HttpRequest) -> dict:
     return {
         "board_palette_css": mark_safe(palette_css()),
         "ping_ms": int(settings.PRESENCE_PING_SECONDS * 1000),
+        "variant_keys": VARIANT_KEYS,
         "language_links": [
             {
                 "code": code,

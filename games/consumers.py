@@ -98,7 +98,7 @@ class TableConsumer(MemberSocket):
 
     async def table_waiting(self, event: dict[str, Any]) -> None:
         """The waiting table changed (joined, left, cancelled): the page looks again."""
-        await self.send_json({"type": "waiting"})
+        await self.send_json({"type": "waiting", "cancelled": event.get("cancelled", False)})
 
     async def table_chat(self, event: dict[str, Any]) -> None:
         if event["audience"] == "spectators" and self.seat is not None:

@@ -67,9 +67,9 @@ def table_changed(match_id: int, event: dict[str, Any]) -> None:
     send(table_group(match_id), event)
 
 
-def table_waiting_changed(match_id: int) -> None:
+def table_waiting_changed(match_id: int, *, cancelled: bool = False) -> None:
     """Someone joined or left a waiting table, or its host cancelled it."""
-    send(table_group(match_id), {"type": "table.waiting"})
+    send(table_group(match_id), {"type": "table.waiting", "cancelled": cancelled})
 
 
 def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:

@@ -9,7 +9,9 @@ import json
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from games import timing
 from games.engine import Position
@@ -40,11 +42,13 @@ def letters(seats) -> list[str]:
     return [SEAT_LETTERS[s] for s in seats]
 
 
-def table_url(match: Match) -> str:
-    """The table page: by token for a private table, by id otherwise."""
-    if match.private:
-        return reverse("table_private", args=[match.token])
-    return reverse("table", args=[match.pk])
+def table_url(match: Match, *, neutral: bool = False) -> str:
+    """The table page: by token for a private table, by id otherwise. ``neutral``: without a
+    language prefix, for messages to pages in any language (each adds its own)."""
+    with translation.override(settings.LANGUAGE_CODE if neutral else translation.get_language()):
+        if match.private:
+            return reverse("table_private", args=[match.token])
+        return reverse("table", args=[match.pk])
 
 
 def _ms(at: datetime | None) -> int | None:
@@ -119,7 +123,7 @@ def build(
             "totals": list(state.totals),
             "result": result,
             "rematch": match.rematch_id,
-            "rematch_url": table_url(match.rematch) if match.rematch_id else None,
+            "rematch_url": table_url(match.rematch, neutral=True) if match.rematch_id else None,
             "rematch_offer": rematch_offer,
             "ready": letters(sorted(state.ready)),
             "spectators": match.spectators,

@@ -103,12 +103,14 @@ def lobby(viewer, now: datetime) -> dict:
     """Everything the lobby page lists."""
     received, sent = challenges_of(viewer, now) if viewer.is_authenticated else ([], [])
     count, names = online_members(now)
+    top = top_players_by_scale(5)
     return {
         "waiting": waiting_tables(),
         "live": live_matches(),
         "online_count": count,
         "online_names": names,
-        "top": top_players_by_scale(5),
+        "top": top,
+        "top_has_players": any(top.values()),
         "received": received,
         "sent": sent,
     }
@@ -133,14 +135,13 @@ def _halves(value: float) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def member_matches(member: User, page_number) -> tuple[Page, list[MatchRow]]:
-    """The member's matches, newest first, a page at a time. 4 queries."""
-    matches = (
-        Match.objects.filter(seats__member=member)
-        .exclude(status=Match.Status.WAITING)
-        .prefetch_related(_seats())
-        .order_by("-created_at", "-pk")
-    )
+def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, list[MatchRow]]:
+    """The member's matches, newest first, a page at a time (private ones only for the
+    member themselves). 4 queries."""
+    matches = Match.objects.filter(seats__member=member).exclude(status=Match.Status.WAITING)
+    if viewer is None or viewer.pk != member.pk:
+        matches = matches.exclude(private=True)
+    matches = matches.prefetch_related(_seats()).order_by("-created_at", "-pk")
     page = Paginator(matches, MATCHES_PER_PAGE).get_page(page_number)
     changes = member_changes(member.pk, [m.pk for m in page.object_list])
     rows = []

@@ -185,7 +185,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     member = member_by_username(username)
     if member is None:
         raise Http404(_("No member has that name."))
-    page, rows = selectors.member_matches(member, request.GET.get("page"))
+    page, rows = selectors.member_matches(member, request.GET.get("page"), viewer=request.user)
     return render(
         request,
         "lobby/profile.html",

@@ -181,7 +181,7 @@ def table_cancel(
             raise TableError("not_allowed", _("Only the member who opened a table can cancel it."))
         match_id = match.pk
         match.delete()
-        transaction.on_commit(partial(events.table_waiting_changed, match_id))
+        transaction.on_commit(partial(events.table_waiting_changed, match_id, cancelled=True))
         transaction.on_commit(events.lobby_changed)
 
 

@@ -1,0 +1,41 @@
+"""The site's socket on every page of a signed-in member (and on the lobby for anyone):
+notifications for the member, and on the lobby page the lobby's changes."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.utils.translation import gettext_lazy as _
+
+from games import protocol
+from games.errors import TableError
+from games.events import LOBBY_GROUP
+from games.sockets import MemberSocket
+
+
+class SiteConsumer(MemberSocket):
+    lobby = False
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.lobby = query.get("lobby") == ["1"]
+        await super().connect()
+
+    async def opened(self, seat: int | None) -> None:
+        if self.lobby:
+            await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.opened_ok and self.lobby:
+            await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await super().disconnect(code)
+
+    async def handle(self, message: protocol.Message, received_at) -> bool:
+        if getattr(message, "type", None) == "ping":
+            await self.pong()
+            return True
+        raise TableError("not_allowed", _("This socket only listens."))
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "lobby"})

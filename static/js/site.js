@@ -1,0 +1,34 @@
+/* The site's socket on every page of a signed-in member, and on the lobby for everyone:
+   notices for the member (notify.js), and on the lobby page its lists again when the
+   lobby changed (htmx fetches them on the "lobby-changed" event). */
+
+import { openSocket } from "./socket.js";
+import { show } from "./notify.js";
+
+const body = document.body;
+const onLobby = body.classList.contains("lobby-page");
+let refresh = null;
+
+function lobbyChanged() {
+  // A burst of changes (tables filling at once) costs one fetch.
+  clearTimeout(refresh);
+  refresh = setTimeout(() => body.dispatchEvent(new CustomEvent("lobby-changed")), 250);
+}
+
+document.addEventListener("lobby-changed", (event) => {
+  if (event.target === document) lobbyChanged();
+});
+
+if (body.dataset.member === "1" || onLobby) {
+  openSocket({
+    path: "/ws/site/" + (onLobby ? "?lobby=1" : ""),
+    pingMs: body.dataset.pingMs,
+    onMessage(message) {
+      if (message.type === "notify") show(message);
+      else if (message.type === "lobby") lobbyChanged();
+    },
+    onOpen() {
+      if (onLobby) lobbyChanged(); // what changed while the socket was away
+    },
+  });
+}
