@@ -52,6 +52,7 @@ def waiting_tables(limit: int = 100) -> list[WaitingTable]:
     3 queries."""
     matches = list(
         Match.objects.filter(status=Match.Status.WAITING, private=False)
+        .select_related("created_by")
         .prefetch_related(_seats())
         .order_by("created_at", "pk")[:limit]
     )

@@ -217,8 +217,7 @@ def ratings_by_scale(member_ids: list[int]) -> dict[tuple[int, str], CurrentRati
 
 def member_changes(member_id: int, match_ids: list[int]) -> dict[int, int]:
     """The rounded rating change each of these matches brought the member. One query."""
-    return dict(
-        RatingChange.objects.filter(
-            player__member_id=member_id, rated_match_id__in=match_ids
-        ).values_list("rated_match_id", "change")
-    )
+    rows = RatingChange.objects.filter(
+        player__member_id=member_id, rated_match_id__in=match_ids
+    ).values_list("rated_match_id", "rating_before", "rating_after")
+    return {match_id: round(after) - round(before) for match_id, before, after in rows}

@@ -293,7 +293,15 @@ def challenge_notice(challenge: Challenge) -> dict:
     }
 
 
+def _expire(challenge_id: int, now: datetime) -> None:
+    """Mark the challenge expired if its time is over, before (and whatever) the answer."""
+    Challenge.objects.filter(
+        pk=challenge_id, status=Challenge.Status.PENDING, expires_at__lte=now
+    ).update(status=Challenge.Status.EXPIRED)
+
+
 def _pending(challenge_id: int, now: datetime) -> Challenge:
+    """The challenge, locked, if it still waits for an answer."""
     challenge = (
         Challenge.objects.select_for_update()
         .select_related("challenger", "challenged")
@@ -302,9 +310,6 @@ def _pending(challenge_id: int, now: datetime) -> Challenge:
     )
     if challenge is None:
         raise TableError("not_found", _("This challenge does not exist."))
-    if challenge.status == Challenge.Status.PENDING and challenge.expires_at <= now:
-        challenge.status = Challenge.Status.EXPIRED
-        challenge.save(update_fields=["status"])
     if challenge.status != Challenge.Status.PENDING:
         raise TableError(
             "not_allowed",
@@ -323,6 +328,7 @@ def _answer(challenge: Challenge, status: str, now: datetime) -> None:
 def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match:
     """The challenged member accepts: the match starts at once for both."""
     _check_member(member, now)
+    _expire(challenge_id, now)
     with transaction.atomic():
         challenge = _pending(challenge_id, now)
         if challenge.challenged_id != member.pk:
@@ -344,6 +350,7 @@ def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match
 
 
 def challenge_decline(*, challenge_id: int, member: User, now: datetime) -> Challenge:
+    _expire(challenge_id, now)
     with transaction.atomic():
         challenge = _pending(challenge_id, now)
         if challenge.challenged_id != member.pk:
@@ -360,6 +367,7 @@ def challenge_decline(*, challenge_id: int, member: User, now: datetime) -> Chal
 
 
 def challenge_cancel(*, challenge_id: int, member: User, now: datetime) -> Challenge:
+    _expire(challenge_id, now)
     with transaction.atomic():
         challenge = _pending(challenge_id, now)
         if challenge.challenger_id != member.pk:

@@ -1,0 +1,107 @@
+"""The lobby page and members' pages: what they show, in a fixed number of queries
+whatever the number of tables and matches; the JSON list of waiting tables."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Match
+from tests.timeshift import T0
+
+pytestmark = pytest.mark.django_db
+
+
+def fill(make_member, tables: int, matches: int, prefix: str):
+    """``tables`` waiting tables and ``matches`` finished matches of one member."""
+    hero = make_member(f"{prefix}hero")
+    for index in range(tables):
+        host = make_member(f"{prefix}host{index}")
+        services.table_open(
+            host=host,
+            variant="fast",
+            clock="3+2",
+            single_game=False,
+            rated=index % 2 == 0,
+            private=False,
+            now=T0,
+        )
+    for index in range(matches):
+        rival = make_member(f"{prefix}rival{index}")
+        match = services.match_create(variant="fast", members=[hero, rival], now=T0, seed=index)
+        services.match_resign(match_id=match.pk, user=rival, now=T0)
+    return hero
+
+
+def queries(client, path: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(path)
+    assert response.status_code == 200
+    return len(captured)
+
+
+def test_the_lobby_runs_the_same_queries_for_5_and_100_tables(client, make_member):
+    viewer = make_member("viewer")
+    client.force_login(viewer)
+    fill(make_member, 5, 0, "a")
+    few = queries(client, "/")
+    fill(make_member, 95, 0, "b")
+    assert Match.objects.filter(status="waiting").count() == 100
+    many = queries(client, "/")
+    assert few == many
+    assert queries(client, "/lobby/lists/") <= few
+
+
+def test_a_members_page_runs_the_same_queries_for_5_and_100_matches(client, make_member):
+    client.force_login(make_member("viewer"))
+    few_hero = fill(make_member, 0, 5, "a")
+    many_hero = fill(make_member, 0, 100, "b")
+    assert queries(client, f"/@/{few_hero.username}/") == queries(
+        client, f"/@/{many_hero.username}/"
+    )
+
+
+def test_a_members_page_shows_results_from_their_side(client, make_member):
+    hero = fill(make_member, 0, 3, "x")
+    client.force_login(make_member("viewer"))
+    page = client.get(f"/@/{hero.username}/").content.decode()
+    assert page.count('class="outcome won"') == 3
+    assert 'href="/@/xrival0/"' in page
+    assert "ago" in page  # last seen, for members
+    assert 'action="/@/xhero/challenge/"' in page
+    anonymous = client.__class__().get(f"/@/{hero.username}/").content.decode()
+    assert "Last seen" not in anonymous
+
+
+def test_members_pages_are_paginated(client, make_member):
+    hero = fill(make_member, 0, 25, "p")
+    first = client.get(f"/@/{hero.username}/").content.decode()
+    second = client.get(f"/@/{hero.username}/?page=2").content.decode()
+    assert first.count("data-match=") == 20 and second.count("data-match=") == 5
+
+
+def test_the_api_lists_waiting_public_tables(client, make_member):
+    fill(make_member, 2, 0, "z")
+    host = make_member("secret")
+    services.table_open(
+        host=host, variant="fast", clock="", single_game=False, rated=False, private=True, now=T0
+    )
+    response = client.get("/api/tables/")
+    assert response["Access-Control-Allow-Origin"] == "*"
+    tables = response.json()["tables"]
+    assert [t["host"] for t in tables] == ["zhost0", "zhost1"]
+    first = tables[0]
+    assert first["variant"] == "fast" and first["clock"] == "3+2" and first["format"] == "match"
+    assert first["rated"] is True and first["free_seats"] == 1
+    assert first["seats"] == [{"seat": "A", "username": "zhost0", "rating": None}]
+    assert first["created"].startswith("20") and "T" in first["created"]
+
+
+def test_seed_demo_fills_the_lobby(settings):
+    from django.core.management import call_command
+
+    settings.DEBUG = True
+    call_command("seed_demo")
+    call_command("seed_demo")  # idempotent
+    assert Match.objects.filter(status="waiting").count() == 3
+    assert Match.objects.filter(status="playing").count() == 1
