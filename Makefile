@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format messages bench clean
+.PHONY: install run test lint format messages bench bench-load bench-ratings bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,15 +17,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var >/dev/null
 
-# The site on embedded defaults: SQLite, in-process channel layer, Celery on the filesystem
-# broker under var/. Ctrl-C stops Daphne, the worker and beat together.
+# The site on one machine: SQLite and a private Redis (unix socket) under var/, Daphne, a
+# Celery worker and beat; migrates and creates the demo members first (config/run.py).
+# Ctrl-C stops everything.
 run: install
-	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py seed_demo
-	@echo "Serving http://$(HOST):$(PORT)/  (Ctrl-C stops everything)"
-	@trap 'kill 0' INT TERM EXIT; \
-	$(BIN)/celery -A config worker --beat -Q clocks,default --loglevel=WARNING & \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/python -m config.run --host $(HOST) --port $(PORT)
 
 # The whole suite against throwaway PostgreSQL and Redis (tests/with_services.sh starts and stops them).
 test: install
@@ -45,6 +41,16 @@ messages: $(STAMP)
 
 bench: install
 	$(BIN)/python bench/engine.py
+
+# The benchmarks that need PostgreSQL and Redis start throwaway ones.
+bench-load: install
+	bash tests/with_services.sh --run $(BIN)/python bench/ws_load.py
+
+bench-ratings: install
+	bash tests/with_services.sh --run $(BIN)/python bench/ratings.py
+
+bench-bots: install
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf var .pytest_cache .ruff_cache htmlcov .coverage

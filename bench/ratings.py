@@ -11,7 +11,7 @@ of a real database is touched), then times, with ``time.perf_counter``:
 
 Figures are printed, never asserted. The target: a whole scale in under a minute.
 
-    .venv/bin/python bench/ratings.py --postgres         # starts a throwaway PostgreSQL
+    make bench-ratings    # throwaway PostgreSQL and Redis (tests/with_services.sh --run)
     DATABASE_URL=postgres://... .venv/bin/python bench/ratings.py   # that server
     .venv/bin/python bench/ratings.py --matches 20000    # a smaller run (SQLite if no URL)
 """
@@ -22,12 +22,8 @@ import argparse
 import os
 import platform
 import random
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -185,83 +181,12 @@ def bench(members: int, matches: int, seed: int) -> None:
         teardown_databases(old, verbosity=0)
 
 
-def with_throwaway_postgres(argv: list[str]) -> int:
-    """Run this benchmark again against a PostgreSQL cluster of its own, then remove it."""
-    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
-    if not bins:
-        print("PostgreSQL server binaries not found under /usr/lib/postgresql", file=sys.stderr)
-        return 1
-    pg = bins[-1]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    work = Path(tempfile.mkdtemp(prefix="vog-bench-"))
-    data = work / "pg"
-    data.mkdir()
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    if as_postgres:
-        work.chmod(0o755)
-        shutil.chown(data, "postgres")
-    try:
-        subprocess.run(
-            [
-                *as_postgres,
-                pg / "initdb",
-                "-D",
-                data,
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        options = f"-p {port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off"
-        subprocess.run(
-            [
-                *as_postgres,
-                pg / "pg_ctl",
-                "-D",
-                data,
-                "-o",
-                options,
-                "-l",
-                data / "log",
-                "-w",
-                "start",
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        env = {
-            **os.environ,
-            "DATABASE_URL": f"postgres://postgres@127.0.0.1:{port}/vog",
-            "VOG_VAR_DIR": str(work / "var"),
-            "LOG_LEVEL": "WARNING",
-        }
-        print(f"Throwaway PostgreSQL on 127.0.0.1:{port} (fsync off, as the tests run it)")
-        return subprocess.run([sys.executable, __file__, *argv], env=env).returncode
-    finally:
-        subprocess.run(
-            [*as_postgres, pg / "pg_ctl", "-D", data, "-m", "immediate", "stop"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        shutil.rmtree(work, ignore_errors=True)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--members", type=int, default=2000)
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
     args = parser.parse_args()
-    if args.postgres:
-        rest = [a for a in sys.argv[1:] if a != "--postgres"]
-        return with_throwaway_postgres(rest)
     bench(args.members, args.matches, args.seed)
     return 0
 

@@ -229,6 +229,9 @@ GAME_IDLE_SECONDS = env_float("GAME_IDLE_SECONDS", 300)  # no-clock tables: no m
 GAME_REMATCH_SECONDS = env_float("GAME_REMATCH_SECONDS", 60)
 # Multiplies every clock preset's bank and increment (tests use short clocks; 1 in production).
 GAME_CLOCK_SCALE = env_float("GAME_CLOCK_SCALE", 1)
+# Each web process also looks at the tables it serves when their deadline comes (so a
+# flag shows at once); tests turn it off to show the worker alone reaches the tables.
+WEB_DEADLINE_TIMERS = env_bool("WEB_DEADLINE_TIMERS", True)
 PRESENCE_EXPIRY_SECONDS = env_float("PRESENCE_EXPIRY_SECONDS", 45)
 PRESENCE_PING_SECONDS = env_float("PRESENCE_PING_SECONDS", 20)  # pages ping this often
 PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)

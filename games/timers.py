@@ -73,6 +73,8 @@ def refresh_captured(match_id: int) -> events.Outbox:
 def watch_deadline(match_id: int, deadline: str | None) -> None:
     """Look at the table when ``deadline`` (ISO 8601, as events send it) comes; None
     forgets it."""
+    if not settings.WEB_DEADLINE_TIMERS:
+        return
     current = _deadlines.get(match_id)
     if current is not None and current[0] == deadline:
         return

@@ -1,0 +1,132 @@
+"""Run the whole site on one machine: ``make run`` (= ``python -m config.run``).
+
+SQLite under ``var/``, a private Redis on a unix socket under ``var/`` (for the channel
+layer, the cache and the Celery broker, so whatever the worker does reaches every open
+table), Daphne, and a Celery worker with beat. It migrates and creates the demo members
+first. Ctrl-C stops everything.
+
+    python -m config.run [--host 127.0.0.1] [--port 8000] [--var-dir var]
+
+Settings can still come from the environment (``GAME_NEXT_GAME_SECONDS=5 make run``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def redis_server() -> str:
+    """The redis-server binary, installed with apt-get when it is missing."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    print("redis-server is missing: installing it with apt-get", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "redis-server"]
+    if os.geteuid() != 0:
+        install = ["sudo", *install]
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run([*install[:-4], "update", "-qq"], env=env, check=False)
+        subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
+    return shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def wait_for(path: Path, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{path} did not appear")
+        time.sleep(0.05)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the site with its worker and Redis.")
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--var-dir", default=os.environ.get("VOG_VAR_DIR", str(ROOT / "var")))
+    args = parser.parse_args(argv)
+
+    var = Path(args.var_dir).resolve()
+    (var / "redis").mkdir(parents=True, exist_ok=True)
+    sock = var / "redis" / "redis.sock"
+    sock.unlink(missing_ok=True)
+    env = {
+        **os.environ,
+        "DEBUG": os.environ.get("DEBUG", "1"),
+        "VOG_VAR_DIR": str(var),
+        "REDIS_URL": f"unix://{sock}",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("DATABASE_URL", None)  # SQLite under var/ (SPEC §9)
+    env.pop("REDIS_CACHE_URL", None)
+    python = sys.executable
+    children: list[subprocess.Popen] = []
+
+    def start(command: list[str]) -> subprocess.Popen:
+        process = subprocess.Popen(command, cwd=ROOT, env=env)
+        children.append(process)
+        return process
+
+    def stop(*_args) -> None:
+        for process in reversed(children):
+            if process.poll() is None:
+                process.terminate()
+        for process in reversed(children):
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    signal.signal(signal.SIGTERM, lambda *a: (stop(), sys.exit(0)))
+    try:
+        start(
+            [
+                redis_server(),
+                "--port", "0",
+                "--unixsocket", str(sock),
+                "--unixsocketperm", "700",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", str(var / "redis"),
+                "--loglevel", "warning",
+            ]
+        )  # fmt: skip
+        wait_for(sock)
+        manage = [python, "manage.py"]
+        subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)
+        subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True)
+        start([python, "-m", "celery", "-A", "config", "worker", "--beat", "--loglevel=WARNING"])
+        start(
+            [
+                python,
+                "-m",
+                "daphne",
+                "-b",
+                args.host,
+                "-p",
+                str(args.port),
+                "config.asgi:application",
+            ]
+        )
+        print(f"Serving http://{args.host}:{args.port}/  (Ctrl-C stops everything)", flush=True)
+        while all(process.poll() is None for process in children):
+            time.sleep(0.5)
+        print("A process stopped; stopping the others.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
