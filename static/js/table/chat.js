@@ -1,0 +1,45 @@
+/* The table's chat: messages shown once each (a resync may repeat them) as plain text,
+   and the form that sends one. */
+
+import { byId as $, el } from "../dom.js";
+
+const LONGEST = 500;
+
+/** Wire the chat form (members only) and return add(message) for a "chat" message. */
+export function setupChat(table) {
+  const { t } = table.texts;
+  const seen = new Set();
+
+  function add(message) {
+    if (message.id !== undefined) {
+      if (seen.has(message.id)) return;
+      seen.add(message.id);
+    }
+    const list = $("chat-list");
+    const item = el("li", "chat-message");
+    if (message.spectators_only) {
+      item.classList.add("spectators-only");
+      item.append(el("span", "badge", t("spectators_only")));
+    }
+    item.append(el("strong", "chat-author", message.username || t("deleted")));
+    item.append(el("span", "chat-text", message.text));
+    list.append(item);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  const form = $("chat-form");
+  if (form) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = $("chat-text");
+      const text = input.value.trim();
+      if (!text) return;
+      if (table.send({ type: "chat", text: text.slice(0, LONGEST) }, "chat")) {
+        input.value = "";
+        $("chat-error").hidden = true;
+      }
+    });
+  }
+
+  return { add };
+}

@@ -1,0 +1,181 @@
+/* The table page (docs/protocol.md): one websocket, and a state machine that takes each
+   "state" the server sends (skipping any it has seen, asking for a resync after a gap)
+   and redraws the board, the colour buttons, the panel, the moves and the clocks.
+   Every visible text comes from the template (<template id="table-texts">). */
+
+import { byId as $ } from "../dom.js";
+import { openSocket } from "../socket.js";
+import { readTexts } from "../texts.js";
+import { createBoard, parseFpn } from "./board.js";
+import { setupChat } from "./chat.js";
+import { createClock } from "./clock.js";
+import { readPalette, setupColours } from "./colours.js";
+import { setupMoves } from "./moves.js";
+import { setupOptions } from "./options.js";
+import { matchUrl, setupPanel } from "./panel.js";
+import { yourTurn } from "./seats.js";
+import { createSound } from "./sound.js";
+
+// Closed for good (docs/protocol.md): what the page says instead of reconnecting.
+const CLOSED_TEXTS = {
+  4401: "closed.session",
+  4403: "closed.banned",
+  4404: "error.not_found",
+  4410: "closed.deleted",
+  4429: "closed.too_many",
+};
+const ERROR_SHOWN_MS = 6000;
+const CHAT_ERROR_WINDOW_MS = 5000;
+
+function start(root) {
+  const texts = readTexts("table-texts");
+  const { t } = texts;
+  const baseTitle = document.title;
+  let connection = null;
+  let lastVersion = -1;
+  let lastAction = { type: null, at: 0 };
+  let firstOnSocket = true; // the first state on a (re)connection is whole: no gap to see
+  let errorTimer = null;
+  // The server's clock is the truth: its moments (expiries, deadlines) are read against
+  // it, corrected by every state.
+  let serverOffset = 0;
+
+  // What the table's modules share: the last state and what the page did since.
+  const table = {
+    root: root,
+    texts: texts,
+    palette: readPalette(root),
+    state: null,
+    fpn: null,
+    pending: false, // a move was sent and its state has not arrived yet
+    armed: null, // touch: the colour tapped once (a second tap plays it)
+    send: send,
+    serverNow: () => Date.now() + serverOffset,
+  };
+
+  const board = createBoard(root, table.palette);
+  const colours = setupColours(table, board);
+  const sound = createSound(root);
+  const panel = setupPanel(table);
+  const moves = setupMoves(table);
+  const chat = setupChat(table);
+  const clock = createClock(root);
+  setupOptions(root, sound);
+
+  /** Send a message on the table's socket; action names what the player did, for errors. */
+  function send(message, action) {
+    if (!connection || !connection.send(message)) return false;
+    if (action) lastAction = { type: action, at: Date.now() };
+    return true;
+  }
+
+  function applyState(next, options) {
+    if (next.version <= lastVersion) return; // older or repeated
+    if (options.checkGap && lastVersion >= 0 && next.version > lastVersion + 1) {
+      send({ type: "sync" }); // we missed something: ask for the whole state again
+    }
+    const previous = table.state;
+    table.state = next;
+    lastVersion = next.version;
+    if (next.server_time) serverOffset = next.server_time - Date.now();
+    table.pending = false;
+    if (next.match.rematch && previous && !previous.match.rematch) {
+      location.assign(matchUrl(next.match.rematch)); // everyone accepted: the new match starts now
+      return;
+    }
+    table.fpn = parseFpn(next.game.position);
+    if (!previous || previous.game.number !== next.game.number || previous.game.ply !== next.game.ply) {
+      table.armed = null;
+    }
+    render(previous);
+  }
+
+  function render(previous) {
+    const s = table.state;
+    root.dataset.version = s.version;
+    root.dataset.status = s.match.status;
+    root.dataset.game = s.game.number;
+    root.dataset.ply = s.game.ply;
+    root.dataset.toMove = s.game.to_move;
+    board.draw(table.fpn);
+    panel.renderSides();
+    colours.render();
+    panel.renderStatus();
+    panel.renderMatch();
+    moves.render(previous);
+    moves.renderSpectators();
+    clock.start(s.clock);
+    announceTurn(previous);
+  }
+
+  function announceTurn(previous) {
+    const s = table.state;
+    const mine = yourTurn(s);
+    document.title = mine ? "▶ " + t("your_turn") + " · " + baseTitle : baseTitle;
+    const wasMine =
+      previous && yourTurn(previous) && previous.game.number === s.game.number && previous.game.ply === s.game.ply;
+    if (mine && previous && !wasMine) sound.beep();
+  }
+
+  function showError(code, serverText) {
+    // The server's message is in the page's language and says the most; the page's own
+    // text per code is the fallback.
+    const text = serverText || (texts.has("error." + code) ? t("error." + code) : t("error.unknown"));
+    const recentChat = lastAction.type === "chat" && Date.now() - lastAction.at < CHAT_ERROR_WINDOW_MS;
+    const chatError = $("chat-error");
+    const target = (code === "rate_limited" || recentChat) && chatError ? chatError : $("table-error");
+    target.textContent = text;
+    target.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => {
+      target.hidden = true;
+    }, ERROR_SHOWN_MS);
+    if (table.pending) {
+      table.pending = false;
+      colours.render();
+    }
+    // our view of the game was behind: fetch the whole state again
+    if (code === "stale" || code === "not_your_turn") send({ type: "sync" });
+  }
+
+  function onMessage(message) {
+    if (message.type === "state") {
+      applyState(message, { checkGap: !firstOnSocket });
+      firstOnSocket = false;
+    } else if (message.type === "chat") {
+      chat.add(message);
+    } else if (message.type === "error") {
+      showError(message.code, message.message);
+    }
+  }
+
+  function onOpen() {
+    firstOnSocket = true;
+    $("reconnecting").hidden = true;
+  }
+
+  function onClose({ code, final }) {
+    table.pending = false;
+    if (final) {
+      const notice = $("table-error");
+      notice.textContent = t(CLOSED_TEXTS[code]);
+      notice.hidden = false;
+      return;
+    }
+    $("reconnecting").hidden = false;
+  }
+
+  applyState(JSON.parse($("table-state").textContent), { checkGap: false });
+  window.addEventListener("resize", colours.showPointed);
+  connection = openSocket({
+    path: root.dataset.wsPath,
+    pingMs: +root.dataset.pingMs,
+    finalCodes: Object.keys(CLOSED_TEXTS).map(Number),
+    onMessage: onMessage,
+    onOpen: onOpen,
+    onClose: onClose,
+  });
+}
+
+const root = $("table");
+if (root) start(root);

@@ -1,0 +1,239 @@
+/* Around the board: the sides with their players and figures, the status line, and the
+   match panel (score table, game results, result banner, and the ready, rematch and
+   resign actions with their confirmation dialogs). */
+
+import { byId as $, el } from "../dom.js";
+import { gameResultText, halves, resultText } from "./results.js";
+import { isDraw, mySeat, namesOf, playerName, seatIndex, yourTurn } from "./seats.js";
+
+/** This page's address for another match: only the id changes, the language prefix stays. */
+export function matchUrl(id) {
+  return location.pathname.replace(/\/match\/\d+\/?$/, "/match/" + id + "/");
+}
+
+function signed(n) {
+  if (n > 0) return "+" + n;
+  if (n < 0) return "\u2212" + -n;
+  return "0";
+}
+
+function figure(label, value, className) {
+  const box = el("span", "figure " + (className || ""));
+  box.append(el("span", "figure-label", label), el("span", "figure-value", value));
+  return box;
+}
+
+/**
+ * Wire the match actions (they send through table.send) and return the renderers of
+ * the panel for table.state: renderSides(), renderStatus(), renderMatch().
+ */
+export function setupPanel(table) {
+  const { texts, palette } = table;
+  const { t } = texts;
+  let rematchTimer = null;
+  const nameOf = (letter) => playerName(table.state, letter, texts);
+  const namesFor = (letters) => namesOf(table.state, letters, texts);
+
+  function renderSides() {
+    const s = table.state;
+    const me = mySeat(s);
+    const twoSides = s.game.figures.length === 2;
+    const needed = $("needed");
+    needed.hidden = !(twoSides && s.game.needed_to_win);
+    if (!needed.hidden) needed.textContent = t("needed", { n: s.game.needed_to_win });
+    const list = $("sides");
+    list.replaceChildren();
+    const playing = s.match.status === "playing" && !s.game.over;
+    for (const side of s.game.figures) {
+      const item = el("li", "side");
+      const toMove = playing && side.seats.includes(s.game.to_move);
+      item.classList.toggle("to-move", toMove);
+      item.classList.toggle("mine", side.seats.includes(me));
+      const players = el("div", "side-players");
+      for (const letter of side.seats) {
+        const seat = s.match.seats[seatIndex(letter)];
+        const row = el("div", "player");
+        row.dataset.seat = letter;
+        const colour = table.fpn.seatColors[seatIndex(letter)];
+        const swatch = el("span", "swatch sw-" + colour);
+        swatch.append(el("span", "swatch-sym", palette[colour] ? palette[colour].symbol : ""));
+        swatch.title = palette[colour] ? palette[colour].label : "";
+        const about = el("span", "player-about");
+        if (toMove && letter === s.game.to_move) {
+          const mark = el("span", "turn-mark", "▶");
+          mark.title = t("to_move_mark");
+          mark.setAttribute("aria-label", t("to_move_mark"));
+          about.append(mark);
+        }
+        about.append(el("span", "seat-letter", letter), el("strong", "player-name", nameOf(letter)));
+        if (letter === me) about.append(el("span", "you-mark", "(" + t("you") + ")"));
+        const rating = el("span", "rating", seat.rating === null ? "—" : String(Math.round(seat.rating)));
+        rating.title = t("rating");
+        about.append(rating);
+        if (!seat.connected) {
+          row.classList.add("offline");
+          about.append(el("span", "badge offline-badge", t("disconnected")));
+        }
+        if (seat.out) {
+          row.classList.add("is-out");
+          about.append(el("span", "badge out-badge", t("out")));
+        }
+        row.append(swatch, about);
+        if (s.clock) {
+          const clock = el("span", "clock");
+          clock.dataset.clockSeat = letter;
+          clock.title = t("clock");
+          row.append(clock);
+        }
+        players.append(row);
+      }
+      item.append(players);
+      const figures = el("div", "side-figures");
+      figures.append(figure(t("score"), side.score, "score"));
+      if (twoSides) {
+        figures.append(figure(t("to_equator"), side.to_equator, "to-equator"));
+      } else {
+        figures.append(figure(t("potential"), side.potential, "potential"));
+      }
+      const lead = figure(t("lead"), signed(side.lead), "lead");
+      lead.classList.toggle("ahead", side.lead > 0);
+      lead.classList.toggle("behind", side.lead < 0);
+      figures.append(lead);
+      item.append(figures);
+      list.append(item);
+    }
+  }
+
+  function renderStatus() {
+    const s = table.state;
+    const line = $("status-line");
+    const parts = [];
+    const between = s.match.status === "between_games";
+    if (s.match.format !== "single" && !between) {
+      parts.push(t("game_of", { number: s.game.number, total: 2 }));
+    }
+    if (s.match.status === "playing" && !s.game.over) {
+      parts.push(yourTurn(s) ? t("your_turn") : t("to_move", { player: nameOf(s.game.to_move) }));
+    } else if (between) {
+      parts.push(t("between", { number: s.game.number }));
+    } else if (s.match.status === "finished") {
+      parts.push(t("finished"));
+    } else if (s.match.status === "aborted") {
+      parts.push(t("aborted"));
+    }
+    if (!mySeat(s)) parts.push(t("watching"));
+    line.textContent = parts.join(" · ");
+    line.classList.toggle("your-turn", yourTurn(s));
+  }
+
+  function renderMatch() {
+    const s = table.state;
+    const body = $("match-score-body");
+    body.replaceChildren();
+    const columns = s.match.format === "single" ? 1 : 2;
+    s.match.seats.forEach((seat, i) => {
+      const letter = seat.seat;
+      const row = el("tr");
+      if (letter === mySeat(s)) row.classList.add("mine");
+      const head = el("th");
+      head.scope = "row";
+      head.append(el("span", "seat-letter", letter), document.createTextNode(nameOf(letter)));
+      row.append(head);
+      for (let n = 0; n < columns; n++) {
+        const game = s.games[n];
+        const cell = el("td", "", game ? String(game.scores[i]) : "");
+        if (game && game.winners.includes(letter)) cell.classList.add(isDraw(s, game.winners) ? "drawn" : "won");
+        if (game && !game.reason) cell.classList.add("live");
+        row.append(cell);
+      }
+      row.append(el("td", "points", halves(s.match.points[i])));
+      row.append(el("td", "", String(s.match.totals[i])));
+      body.append(row);
+    });
+
+    const results = $("game-results");
+    results.replaceChildren();
+    for (const game of s.games) {
+      if (game.reason) results.append(el("li", "", gameResultText(s, game, texts)));
+    }
+
+    renderResult();
+    renderActions();
+  }
+
+  function renderResult() {
+    const s = table.state;
+    const banner = $("result");
+    const text = resultText(s, texts);
+    banner.hidden = !text;
+    banner.textContent = text;
+    banner.classList.toggle("you-won", !!(s.match.result && s.match.result.winners.includes(mySeat(s))));
+  }
+
+  function renderActions() {
+    const s = table.state;
+    const mine = mySeat(s);
+    const seat = mine ? s.match.seats[seatIndex(mine)] : null;
+    const active = !!(seat && !seat.out);
+    const between = s.match.status === "between_games";
+
+    const ready = $("ready");
+    const isReady = !!(mine && s.match.ready.includes(mine));
+    ready.hidden = !(between && active);
+    ready.disabled = isReady;
+    ready.classList.toggle("done", isReady);
+    const readyInfo = $("ready-info");
+    readyInfo.hidden = !between;
+    readyInfo.textContent = s.match.ready.length ? t("ready.players", { players: namesFor(s.match.ready) }) : "";
+    if (isReady) readyInfo.textContent = t("ready.done") + " · " + readyInfo.textContent;
+
+    $("resign-game").hidden = !(active && s.match.format !== "single" && s.match.status === "playing" && !s.game.over);
+    $("resign-match").hidden = !(active && (s.match.status === "playing" || between));
+
+    const rematch = $("rematch");
+    const info = $("rematch-info");
+    const offer =
+      s.match.rematch_offer && s.match.rematch_offer.expires_at > table.serverNow() ? s.match.rematch_offer : null;
+    const finished = s.match.status === "finished";
+    rematch.hidden = !(finished && mine);
+    const accepted = !!(offer && mine && offer.seats.includes(mine));
+    rematch.disabled = accepted;
+    rematch.textContent = accepted ? t("rematch.waiting") : offer ? t("rematch.accept") : t("rematch.offer");
+    info.hidden = !(finished && (offer || s.match.rematch));
+    info.replaceChildren();
+    if (s.match.rematch) {
+      rematch.hidden = true; // this page was opened after the rematch began
+      const link = el("a", "", t("rematch.go"));
+      link.href = matchUrl(s.match.rematch);
+      info.append(link);
+    } else if (offer) {
+      info.textContent = t("rematch.offered", { players: namesFor(offer.seats) });
+    }
+    clearTimeout(rematchTimer);
+    if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
+  }
+
+  function confirmThen(dialogId, message) {
+    const dialog = $(dialogId);
+    dialog.returnValue = "";
+    dialog.addEventListener(
+      "close",
+      () => {
+        if (dialog.returnValue === "confirm") table.send(message, "resign");
+      },
+      { once: true }
+    );
+    dialog.showModal();
+  }
+
+  $("resign-game").addEventListener("click", () =>
+    confirmThen("confirm-resign-game", { type: "resign", scope: "game" })
+  );
+  $("resign-match").addEventListener("click", () =>
+    confirmThen("confirm-resign-match", { type: "resign", scope: "match" })
+  );
+  $("ready").addEventListener("click", () => table.send({ type: "ready" }, "ready"));
+  $("rematch").addEventListener("click", () => table.send({ type: "rematch" }, "rematch"));
+
+  return { renderSides, renderStatus, renderMatch };
+}

@@ -1,0 +1,48 @@
+/* Who sits where in a table state (docs/protocol.md, "state"), whose turn it is, and the
+   members' names: plain reads of the state the server sent, nothing drawn. */
+
+/** The seat letters, in seat order. */
+export const LETTERS = "ABCD";
+
+/** The index of a seat letter in the state's per-seat lists. */
+export function seatIndex(letter) {
+  return LETTERS.indexOf(letter);
+}
+
+/** The seat letter of the member looking at the page, or null for a spectator. */
+export function mySeat(state) {
+  return state && state.you ? state.you.seat : null;
+}
+
+/** Whether the member looking at the page is to move now. */
+export function yourTurn(state) {
+  return !!(
+    state &&
+    state.you &&
+    state.you.seat &&
+    state.match.status === "playing" &&
+    !state.game.over &&
+    state.game.to_move === state.you.seat
+  );
+}
+
+/** The index of the side (in game.figures) that holds this seat. */
+export function sideOf(state, letter) {
+  return state.game.figures.findIndex((f) => f.seats.includes(letter));
+}
+
+/** Whether winners on more than one side mean a draw. */
+export function isDraw(state, winners) {
+  return new Set(winners.map((letter) => sideOf(state, letter))).size > 1;
+}
+
+/** The name of the member in a seat, or the page's text for a deleted member. */
+export function playerName(state, letter, texts) {
+  const seat = state.match.seats[seatIndex(letter)];
+  return seat && seat.username ? seat.username : texts.t("deleted");
+}
+
+/** The names of the members in these seats, as one phrase. */
+export function namesOf(state, letters, texts) {
+  return texts.listOf(letters.map((letter) => playerName(state, letter, texts)));
+}

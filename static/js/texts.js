@@ -1,0 +1,51 @@
+/* A page's texts in its own language, read from a <template id="…-texts"> in which each
+   <span data-t="key">…</span> is one text; {name} marks a value the script fills in.
+   The server translates them, so a script never carries words of its own. */
+
+import { pageLanguage } from "./dom.js";
+
+/**
+ * Read the texts of the template with this id.
+ *
+ *   const { t, counted } = readTexts("lobby-texts");
+ *   t("to_move", { player: "alice" });  // "alice to move"
+ *   counted("cells", 3);                 // the text "cells.other" with {n} = "3"
+ *
+ * A key without a text comes back as itself, and a value not given stays "{name}".
+ */
+export function readTexts(templateId, lang = pageLanguage()) {
+  const texts = new Map();
+  const template = document.getElementById(templateId);
+  if (template) {
+    for (const node of template.content.querySelectorAll("[data-t]")) {
+      texts.set(node.dataset.t, node.textContent.trim());
+    }
+  }
+  // The catalogues follow European Portuguese, where 0 takes the plural.
+  const pluralRules = new Intl.PluralRules(lang === "pt" ? "pt-PT" : lang);
+
+  /** Whether the page has a text for this key. */
+  function has(key) {
+    return texts.has(key);
+  }
+
+  /** The text for this key with its {name} placeholders filled from values. */
+  function t(key, values) {
+    const text = texts.has(key) ? texts.get(key) : key;
+    return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
+  }
+
+  /** The singular ("key.one") or plural ("key.other") text for n, with {n} filled in. */
+  function counted(key, n) {
+    const form = pluralRules.select(n) === "one" ? "one" : "other";
+    return t(key + "." + form, { n: n.toLocaleString(lang) });
+  }
+
+  /** Names joined pairwise with the page's "and" text ("{a} and {b}"). */
+  function listOf(names) {
+    if (names.length <= 1) return names.join("");
+    return names.slice(0, -1).reduce((a, b) => t("and", { a: a, b: b }), names[names.length - 1]);
+  }
+
+  return { lang, has, t, counted, listOf };
+}
