@@ -14,8 +14,7 @@ let unread = 0;
     Bulgarian page). The server sends paths without a language. */
 export function localPath(path) {
   const lang = pageLanguage();
-  const prefix = document.body.dataset.languagePrefix === "off" || lang === "en" ? "" : "/" + lang;
-  return prefix + path;
+  return (lang === "en" ? "" : "/" + lang) + path; // English pages have no prefix
 }
 
 function csrfToken() {

@@ -210,23 +210,6 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
         context.close()
 
 
-def test_table_new_form_shows_errors_and_starts_a_match(page, site, login, make_member):
-    alice = make_member("alice")
-    make_member("bob")
-    login(page.context, alice)
-    page.goto(site.url + "/")
-    page.get_by_role("link", name="New table").click()
-    page.get_by_label("Variant").select_option("fast")
-    page.get_by_label("Player B").fill("nobody")
-    page.get_by_role("button", name="Start the match").click()
-    expect(page.locator(".field-player_b .errorlist")).to_have_text("No member has that name.")
-    page.get_by_label("Player B").fill("bob")
-    page.get_by_role("button", name="Start the match").click()
-    expect(page).to_have_url(re.compile(r"/match/\d+/$"))
-    expect(page.locator("#status-line")).to_contain_text("Your turn")
-    expect(page).to_have_title(re.compile(r"^▶ Your turn · "))
-
-
 class Relay:
     """Sits on the page's websocket (Playwright's ``route_web_socket``): forwards every
     frame, can drop the server's next ``state``, and can cut the connection."""

@@ -124,9 +124,7 @@ def test_a_tick_that_comes_after_a_move_changes_nothing(new_table, alice, bob):
     assert state_of(match).status == "playing"
 
 
-def test_with_the_worker_down_the_sweep_flags_exactly_once_when_it_returns(
-    new_table, alice, bob
-):
+def test_with_the_worker_down_the_sweep_flags_exactly_once_when_it_returns(new_table, alice, bob):
     match = new_table("fast", [alice, bob], clock="1+1")
     play(match, [alice, bob], timeshift.now())
     play(match, [alice, bob], timeshift.now())
@@ -168,9 +166,7 @@ def test_game_two_starts_after_the_ready_timeout(worker, new_table, alice, bob):
     assert Clock.from_dict(fresh(match).clock_state).running == state.current.position.to_move
 
 
-def test_an_abandonment_claim_is_refused_before_a_minute_and_accepted_after(
-    new_table, alice, bob
-):
+def test_an_abandonment_claim_is_refused_before_a_minute_and_accepted_after(new_table, alice, bob):
     match = new_table("fast", [alice, bob], clock="3+2")
     play(match, [alice, bob], T0)
     play(match, [alice, bob], T0 + timedelta(seconds=1))

@@ -12,7 +12,8 @@ import { createClock } from "./clock.js";
 import { readPalette, setupColours } from "./colours.js";
 import { setupMoves } from "./moves.js";
 import { setupOptions } from "./options.js";
-import { matchUrl, setupPanel } from "./panel.js";
+import { localPath, show as notify } from "../notify.js";
+import { setupPanel } from "./panel.js";
 import { yourTurn } from "./seats.js";
 import { createSound } from "./sound.js";
 
@@ -80,7 +81,7 @@ function start(root) {
     if (next.server_time) serverOffset = next.server_time - Date.now();
     table.pending = false;
     if (next.match.rematch && previous && !previous.match.rematch) {
-      location.assign(matchUrl(next.match.rematch)); // everyone accepted: the new match starts now
+      location.assign(localPath(next.match.rematch_url)); // everyone accepted: it starts now
       return;
     }
     table.fpn = parseFpn(next.game.position);
@@ -146,6 +147,8 @@ function start(root) {
       chat.add(message);
     } else if (message.type === "error") {
       showError(message.code, message.message);
+    } else if (message.type === "notify") {
+      notify(message); // a challenge and the like: the table's socket carries them too
     }
   }
 

@@ -2,14 +2,10 @@
    match panel (score table, game results, result banner, and the ready, rematch and
    resign actions with their confirmation dialogs). */
 
+import { localPath } from "../notify.js";
 import { byId as $, el } from "../dom.js";
 import { gameResultText, halves, resultText } from "./results.js";
 import { isDraw, mySeat, namesOf, playerName, seatIndex, yourTurn } from "./seats.js";
-
-/** This page's address for another match: only the id changes, the language prefix stays. */
-export function matchUrl(id) {
-  return location.pathname.replace(/\/match\/\d+\/?$/, "/match/" + id + "/");
-}
 
 function signed(n) {
   if (n > 0) return "+" + n;
@@ -204,7 +200,7 @@ export function setupPanel(table) {
     if (s.match.rematch) {
       rematch.hidden = true; // this page was opened after the rematch began
       const link = el("a", "", t("rematch.go"));
-      link.href = matchUrl(s.match.rematch);
+      link.href = localPath(s.match.rematch_url);
       info.append(link);
     } else if (offer) {
       info.textContent = t("rematch.offered", { players: namesFor(offer.seats) });

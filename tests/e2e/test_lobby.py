@@ -1,0 +1,71 @@
+"""The lobby in Chromium: a table opened by one member appears on another's lobby without a
+reload, they join and both land on the table; a challenge sent from a member's page
+reaches the challenged member on another page, who accepts, and both land on the table."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def member_page(browser, site, login, user, path="/"):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, user)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(site.url + path)
+    return page, errors
+
+
+def test_a_table_opened_in_the_lobby_fills_and_both_land_on_it(
+    browser, site, login, make_member, screenshot
+):
+    alice, bob = make_member("alice"), make_member("bob")
+    a, a_errors = member_page(browser, site, login, alice)
+    b, b_errors = member_page(browser, site, login, bob)
+    expect(b.locator("#waiting-empty")).to_be_visible()
+
+    form = a.locator("#new-table")
+    form.locator("summary").click()
+    form.get_by_label("Variant").select_option("fast")
+    form.get_by_label("Clock").select_option("3+2")
+    form.get_by_role("button", name="Open the table").click()
+    expect(a.locator(".waiting-room")).to_be_visible()
+    expect(a).to_have_url(re.compile(r"/match/\d+/$"))
+
+    # Bob's lobby shows it without a reload.
+    row = b.locator("#waiting-list tr", has_text="alice")
+    expect(row).to_be_visible()
+    screenshot(b, "lobby-waiting-table")
+    row.get_by_role("button", name="Join").click()
+    table_url = a.url
+    expect(b).to_have_url(table_url)
+    expect(a.locator("#table")).to_be_visible()  # alice's waiting room became the table
+    expect(b.locator("#table")).to_be_visible()
+    expect(a.locator("#table")).to_have_attribute("data-status", "playing")
+    assert not a_errors and not b_errors
+
+
+def test_a_challenge_reaches_the_member_on_another_page(
+    browser, site, login, make_member, screenshot
+):
+    carol, dave = make_member("carol"), make_member("dave")
+    d, d_errors = member_page(browser, site, login, dave, "/rules/")
+    c, c_errors = member_page(browser, site, login, carol, "/@/dave/")
+    c.locator("#challenge summary").click()
+    c.get_by_label("Variant").select_option("fast")
+    c.get_by_role("button", name="Send the challenge").click()
+    expect(c.locator(".message.success")).to_contain_text("You challenged dave")
+
+    toast = d.locator(".toast", has_text="carol challenges you")
+    expect(toast).to_be_visible()
+    expect(d).to_have_title(re.compile(r"^\(1\) "))
+    screenshot(d, "challenge-notice")
+    toast.get_by_role("button", name="Accept").click()
+    expect(d).to_have_url(re.compile(r"/match/\d+/$"))
+    expect(c).to_have_url(d.url)  # carol is taken there too, at once
+    expect(c.locator("#table")).to_have_attribute("data-status", "playing")
+    assert not c_errors and not d_errors
