@@ -50,14 +50,15 @@ def state_of(match) -> MatchState:
 
 
 def play(match, members, at):
-    """The seat to move plays a legal colour at ``at``."""
+    """The seat to move plays at ``at`` the colour that takes the most (so games end)."""
     state = state_of(match)
     position = state.current.position
+    legal = [c for c, why in position.legal_colors().items() if why is None]
     return services.move_play(
         match_id=match.pk,
         user=members[position.to_move],
         ply=state.current.ply,
-        color=legal_colour(position),
+        color=max(legal, key=lambda c: (len(position.preview(c)), -c)),
         received_at=at,
     )
 
