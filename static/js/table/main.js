@@ -60,7 +60,13 @@ function start(root) {
   const panel = setupPanel(table);
   const moves = setupMoves(table);
   const chat = setupChat(table);
-  const clock = createClock(root);
+  const clock = createClock(root, {
+    serverNow: () => table.serverNow(),
+    onWarn(letter) {
+      // Under ten seconds on the player's own clock: a warning they can hear.
+      if (table.state && table.state.you.seat === letter) sound.beep();
+    },
+  });
   setupOptions(root, sound);
 
   /** Send a message on the table's socket; action names what the player did, for errors. */
@@ -105,7 +111,7 @@ function start(root) {
     panel.renderMatch();
     moves.render(previous);
     moves.renderSpectators();
-    clock.start(s.clock);
+    clock.start(s.clock, s.server_time);
     announceTurn(previous);
   }
 

@@ -5,7 +5,7 @@
 import { localPath } from "../notify.js";
 import { byId as $, el } from "../dom.js";
 import { gameResultText, halves, resultText } from "./results.js";
-import { isDraw, mySeat, namesOf, playerName, seatIndex, yourTurn } from "./seats.js";
+import { isDraw, mySeat, namesOf, playerName, seatIndex, sideOf, yourTurn } from "./seats.js";
 
 function signed(n) {
   if (n > 0) return "+" + n;
@@ -27,6 +27,7 @@ export function setupPanel(table) {
   const { texts, palette } = table;
   const { t } = texts;
   let rematchTimer = null;
+  let claimTimer = null;
   const nameOf = (letter) => playerName(table.state, letter, texts);
   const namesFor = (letters) => namesOf(table.state, letters, texts);
 
@@ -207,6 +208,33 @@ export function setupPanel(table) {
     }
     clearTimeout(rematchTimer);
     if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
+    renderClaim(mine, active);
+  }
+
+  /** The seat to move has left (or, without a clock, stopped moving): its opponents may
+      claim the match once the server's moment comes; until then they see when. */
+  function renderClaim(mine, active) {
+    const s = table.state;
+    const claim = s.match.claim;
+    const button = $("claim");
+    const info = $("claim-info");
+    clearTimeout(claimTimer);
+    const opponent = !!(claim && mine && active && sideOf(s, mine) !== sideOf(s, claim.seat));
+    if (!opponent) {
+      button.hidden = true;
+      info.hidden = true;
+      return;
+    }
+    const left = claim.from - table.serverNow();
+    const name = playerName(s, claim.seat, texts);
+    info.hidden = false;
+    button.hidden = left > 0;
+    if (left > 0) {
+      info.textContent = t("claim.soon", { player: name, seconds: Math.ceil(left / 1000) });
+      claimTimer = setTimeout(() => renderClaim(mine, active), Math.min(left, 1000));
+    } else {
+      info.textContent = t("claim.now", { player: name });
+    }
   }
 
   function confirmThen(dialogId, message) {
@@ -230,6 +258,7 @@ export function setupPanel(table) {
   );
   $("ready").addEventListener("click", () => table.send({ type: "ready" }, "ready"));
   $("rematch").addEventListener("click", () => table.send({ type: "rematch" }, "rematch"));
+  $("claim").addEventListener("click", () => table.send({ type: "claim" }, "claim"));
 
   return { renderSides, renderStatus, renderMatch };
 }
