@@ -1,7 +1,18 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from games import services, timing
+from games.errors import TableError
 from games.models import ChatMessage, Game, Match, Move, Seat
+
+
+class AbortForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000
+    )
 
 
 class SeatInline(admin.TabularInline):
@@ -57,6 +68,47 @@ class MatchAdmin(admin.ModelAdmin):
         "finished_at",
     )
     exclude = ("rematch_offered_at", "rematch_accepted")
+    actions = ["abort_matches"]
+
+    def has_abort_permission(self, request) -> bool:
+        return request.user.has_perm("games.abort_match")
+
+    @admin.action(
+        description=_("Abort selected matches (no result, no rating)"), permissions=["abort"]
+    )
+    def abort_matches(self, request, queryset):
+        """A stuck match ends without a result; the reason goes to the admin log."""
+        form = AbortForm(request.POST if "apply" in request.POST else None)
+        if not ("apply" in request.POST and form.is_valid()):
+            return TemplateResponse(
+                request,
+                "admin/games/abort_form.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": _("Abort matches"),
+                    "form": form,
+                    "matches": queryset,
+                    "action": request.POST.get("action"),
+                    "opts": self.model._meta,
+                },
+            )
+        reason = form.cleaned_data["reason"].strip()
+        aborted = 0
+        for match in queryset:
+            try:
+                services.match_abort(match_id=match.pk, now=timing.now())
+            except TableError as failure:
+                self.message_user(request, f"#{match.pk}: {failure.message}", messages.WARNING)
+                continue
+            self.log_change(request, match, _("Aborted: %(reason)s") % {"reason": reason})
+            aborted += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d match aborted.", "%(count)d matches aborted.", aborted)
+            % {"count": aborted},
+            messages.SUCCESS,
+        )
+        return None
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__member")

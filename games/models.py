@@ -85,6 +85,7 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-created_at"]
+        permissions = [("abort_match", _("Can abort a stuck match"))]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.variant}"

@@ -44,3 +44,31 @@ def test_match_list_query_count_does_not_grow_with_matches(
     client.force_login(moderator)
     with django_assert_max_num_queries(12):
         assert client.get("/admin/games/match/").status_code == 200
+
+
+def test_a_moderator_aborts_a_stuck_match_with_a_reason(client, moderator, fast_table):
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.auth.models import Permission
+
+    moderator.user_permissions.add(Permission.objects.get(codename="abort_match"))
+    client.force_login(moderator)
+    data = {"action": "abort_matches", "_selected_action": [fast_table.pk]}
+    form = client.post("/admin/games/match/", data)
+    assert "Reason" in form.content.decode()
+    client.post("/admin/games/match/", {**data, "apply": "1", "reason": ""})
+    fast_table.refresh_from_db()
+    assert fast_table.status == "playing"  # no reason, nothing happens
+    client.post("/admin/games/match/", {**data, "apply": "1", "reason": "both players left"})
+    fast_table.refresh_from_db()
+    assert fast_table.status == "aborted" and fast_table.result_reason == "aborted"
+    entry = LogEntry.objects.get(object_id=str(fast_table.pk))
+    assert "both players left" in entry.get_change_message()
+
+
+def test_the_moderators_group_may_abort():
+    from django.contrib.auth.models import Group
+
+    from accounts.moderation import MODERATORS_GROUP
+
+    group = Group.objects.get(name=MODERATORS_GROUP)  # made by the migrations
+    assert group.permissions.filter(codename="abort_match").exists()
