@@ -11,6 +11,7 @@ from games import state, timing
 from games.access import seats_for
 from games.engine.match import MatchState
 from games.models import ChatMessage, Match, Seat
+from ratings.selectors import match_rating_changes
 
 CHAT_HISTORY = 100
 
@@ -37,24 +38,42 @@ def waiting_seats(match: Match) -> list[Seat]:
     return list(match.seats.select_related("member").order_by("joined_at", "pk"))
 
 
-def table_state(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
-    """The public state of a table (SPEC §7 ``state`` without ``you``): two queries, the
-    match and its seats, and the same message a change sends."""
+def table_message(match: Match, *, now: datetime | None = None):
+    """(engine state, seats, public state) of a match that has started."""
+    engine_state = MatchState.from_dict(match.state)
+    changes = None
+    if match.rated and match.status == Match.Status.FINISHED:
+        changes = match_rating_changes(match.pk)
+    seats = seats_for(match.pk)
+    message = state.build(
+        match, engine_state, seats, now=now or timing.now(), rating_changes=changes
+    )
+    return engine_state, seats, message
+
+
+def _table(match_id: int, now: datetime | None):
+    """(match, engine state, public state) of a table that has started, else None."""
     match = match_for_table(match_id)
     if match is None or not match.state:
         return None
-    engine_state = MatchState.from_dict(match.state)
-    return state.build(match, engine_state, seats_for(match_id), now=now or timing.now())
+    engine_state, _, message = table_message(match, now=now)
+    return match, engine_state, message
+
+
+def table_state(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
+    """The public state of a table (SPEC §7 ``state`` without ``you``): the match and its
+    seats (and, once rated, the rating changes), the same message a change sends."""
+    found = _table(match_id, now)
+    return None if found is None else found[2]
 
 
 def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
     """The state as the group event a change sends (``state.encode``), for a socket that
     connects or asks for ``sync``."""
-    match = match_for_table(match_id)
-    if match is None or not match.state:
+    found = _table(match_id, now)
+    if found is None:
         return None
-    engine_state = MatchState.from_dict(match.state)
-    message = state.build(match, engine_state, seats_for(match_id), now=now or timing.now())
+    match, engine_state, message = found
     return state.encode(message, engine_state.current.position, deadline=match.deadline)
 
 

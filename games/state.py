@@ -51,6 +51,23 @@ def table_url(match: Match, *, neutral: bool = False) -> str:
         return reverse("table", args=[match.pk])
 
 
+def _changes_by_seat(changes: list[dict] | None, seats: list[SeatRow]) -> list[dict] | None:
+    """What a rated match did to each seat's rating, once ratings has updated it."""
+    if not changes:
+        return None
+    letter = {row.member_id: SEAT_LETTERS[row.seat] for row in seats if row.member_id}
+    return [
+        {
+            "seat": letter[change["member_id"]],
+            "before": round(change["rating_before"]),
+            "after": round(change["rating_after"]),
+            "change": change["change"],
+        }
+        for change in changes
+        if change["member_id"] in letter
+    ]
+
+
 def _ms(at: datetime | None) -> int | None:
     return None if at is None else timing.ms(at)
 
@@ -72,7 +89,12 @@ def claim_from(
 
 
 def build(
-    match: Match, state: MatchState, seats: list[SeatRow], *, now: datetime
+    match: Match,
+    state: MatchState,
+    seats: list[SeatRow],
+    *,
+    now: datetime,
+    rating_changes: list[dict] | None = None,
 ) -> dict[str, Any]:
     game = state.current
     position = game.position
@@ -132,6 +154,7 @@ def build(
             "claim": None
             if claim_at is None
             else {"seat": SEAT_LETTERS[position.to_move], "from": timing.ms(claim_at)},
+            "rating_changes": _changes_by_seat(rating_changes, seats),
         },
         "game": {
             "number": game.number,

@@ -51,3 +51,9 @@ def next_game_start(match_id: int) -> bool:
 def challenges_expire() -> int:
     """Every half minute (beat): challenges whose two minutes are over."""
     return services.challenges_expire(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def table_rated(match_id: int) -> None:
+    """After ratings updated a finished match: its table shows the changes (+12 / −12)."""
+    services.table_refresh(match_id=match_id, now=timing.now())

@@ -8,12 +8,11 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import access, selectors, timing
+from games import access, selectors
 from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
 from games.engine import VARIANTS, Position
-from games.engine.match import MatchState
 from games.topics import TOPICS, VARIANT_TOPICS
 
 
@@ -60,8 +59,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
                 else None,
             },
         )
-    seats = access.seats_for(match.pk)
-    state = public.build(match, MatchState.from_dict(match.state), seats, now=timing.now())
+    _, seats, state = selectors.table_message(match)
     seat = access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
     state["you"] = public.you(state, seat, position)

@@ -46,9 +46,16 @@ class AlreadyAnnulled(ValueError):
 
 
 def match_result_record(
-    *, scale: str, match_id: int, finished_at: datetime, pairings: list[tuple[int, int, float]]
+    *,
+    scale: str,
+    match_id: int,
+    finished_at: datetime,
+    pairings: list[tuple[int, int, float]],
+    after_update: str | None = None,
 ) -> RatedMatch:
     """Store a finished rated match's result and queue its rating update after commit.
+    ``after_update`` names a Celery task run with the match id once the update is done
+    (the caller's, by name: ratings knows nothing of who asks).
 
     ``pairings`` hold (member id, opponent's member id, score of the first) for every pair
     of opposing players, each pair once. Idempotent: recording a match id again returns the
@@ -83,8 +90,17 @@ def match_result_record(
     except IntegrityError:
         # The same match recorded at the same moment by another transaction.
         return RatedMatch.objects.get(pk=match_id)
-    transaction.on_commit(partial(tasks.rating_update.delay, match_id))
+    transaction.on_commit(partial(_queue_update, match_id, after_update))
     return rated_match
+
+
+def _queue_update(match_id: int, after_update: str | None) -> None:
+    from celery import current_app
+
+    link = None
+    if after_update:
+        link = current_app.signature(after_update, args=(match_id,), immutable=True)
+    tasks.rating_update.apply_async((match_id,), link=link)
 
 
 def _check_shape(scale: str, pairings: list[tuple[int, int, float]]) -> None:

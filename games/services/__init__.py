@@ -24,6 +24,7 @@ from games.services.matches import (
     member_leave_all,
     move_play,
     rematch_offer,
+    table_refresh,
 )
 from games.services.presence import (
     presence_refresh,
@@ -73,4 +74,5 @@ __all__ = [
     "table_join",
     "table_leave",
     "table_open",
+    "table_refresh",
 ]

@@ -28,7 +28,8 @@ from games.errors import TableError, from_engine
 from games.models import Game, Match, Seat
 from games.state import SeatRow
 from games.topics import variant_name
-from ratings.selectors import current_ratings
+from ratings.selectors import current_ratings, match_rating_changes
+from ratings.services import match_result_record
 
 ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
 
@@ -409,7 +410,8 @@ def _bump(
     (and have the worker look at the match when its deadline comes)."""
     match.version += 1  # the row is locked: no lost update
     rows.match_save(match, {*fields, "version", "updated_at"})
-    message = public.build(match, state, seats, now=now)
+    changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
+    message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
     transaction.on_commit(partial(events.table_changed, match.pk, event))
     if match.deadline is not None and match.deadline != previous_deadline:
@@ -459,6 +461,8 @@ def _commit(
         match.finished_at = now
         match.result_reason = new.reason or ""
         changed |= {"finished_at", "result_reason"}
+        if new.status == FINISHED and match.rated:
+            _hand_to_ratings(match, seats, new, now=now)
     if _turn(old) != _turn(new):
         match.turn_started_at = now if new.status == PLAYING else None
         changed.add("turn_started_at")
@@ -469,6 +473,34 @@ def _commit(
     match.state = new.to_dict()
     match.status = new.status
     return _bump(match, seats, new, now=now, fields=changed, previous_deadline=previous_deadline)
+
+
+def _hand_to_ratings(match: Match, seats: list[SeatRow], state: MatchState, *, now) -> None:
+    """A rated match finished: ratings gets the result as plain data (SPEC §4), and the
+    table is told again once the ratings moved (``games.tasks.table_rated``)."""
+    members = {row.seat: row.member_id for row in seats}
+    pairings = [
+        (members[seat], members[other], score)
+        for seat, other, score in state.pairwise_scores()
+        if members[seat] is not None and members[other] is not None
+    ]
+    if pairings:
+        match_result_record(
+            scale=VARIANTS[match.variant].rated_scale,
+            match_id=match.pk,
+            finished_at=now,
+            pairings=pairings,
+            after_update="games.tasks.table_rated",
+        )
+
+
+def table_refresh(*, match_id: int, now: datetime) -> Match:
+    """Send the table's state again with a new version (its ratings moved)."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not match.state:
+            return match
+        return _bump(match, seats_for(match_id), MatchState.from_dict(match.state), now=now)
 
 
 def _turn(state: MatchState | None) -> tuple | None:

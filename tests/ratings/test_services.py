@@ -21,7 +21,9 @@ def test_recording_stores_the_result_once_and_queues_the_update_after_commit(
 ):
     alice, bob = members[:2]
     queued = []
-    monkeypatch.setattr(tasks.rating_update, "delay", queued.append)
+    monkeypatch.setattr(
+        tasks.rating_update, "apply_async", lambda args, link=None: queued.append(args[0])
+    )
     with django_capture_on_commit_callbacks(execute=True):
         first = services.match_result_record(
             scale="fast", match_id=41, finished_at=T0, pairings=[(alice.pk, bob.pk, 1.0)]

@@ -64,7 +64,10 @@ export function setupPanel(table) {
         }
         about.append(el("span", "seat-letter", letter), el("strong", "player-name", nameOf(letter)));
         if (letter === me) about.append(el("span", "you-mark", "(" + t("you") + ")"));
-        const rating = el("span", "rating", seat.rating === null ? "—" : String(Math.round(seat.rating)));
+        // No rating shown yet is provisional on a rated scale ("?"), or none at all.
+        const scaled = !!table.root.dataset.scale;
+        const shown = seat.rating === null ? (scaled ? "?" : "—") : String(Math.round(seat.rating));
+        const rating = el("span", "rating", shown);
         rating.title = t("rating");
         about.append(rating);
         if (!seat.connected) {
@@ -164,6 +167,21 @@ export function setupPanel(table) {
     const text = resultText(s, texts);
     banner.hidden = !text;
     banner.textContent = text;
+    if (text && s.match.rating_changes) {
+      // Once the ratings moved: each player's new rating and the change (+12 / −12).
+      const changes = el("p", "rating-changes");
+      for (const change of s.match.rating_changes) {
+        const item = el("span", "rating-change");
+        item.dataset.seat = change.seat;
+        item.textContent = t("rating.change", {
+          player: playerName(s, change.seat, texts),
+          rating: change.after,
+          change: signed(change.change),
+        });
+        changes.append(item);
+      }
+      banner.append(changes);
+    }
     banner.classList.toggle("you-won", !!(s.match.result && s.match.result.winners.includes(mySeat(s))));
   }
 
