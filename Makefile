@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Local commands run with DEBUG on (production refuses to start without SECRET_KEY).
+MANAGE := DEBUG=1 $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
-	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var >/dev/null
+	$(MANAGE) compilemessages --ignore=.venv --ignore=var >/dev/null
 
 # The site on one machine: SQLite and a private Redis (unix socket) under var/, Daphne, a
 # Celery worker and beat; migrates and creates the demo members first (config/run.py).
@@ -36,8 +38,8 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 messages: $(STAMP)
-	$(BIN)/python manage.py makemessages --all --no-obsolete --ignore=.venv --ignore=var --ignore=tests
-	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=var
+	$(MANAGE) makemessages --all --no-obsolete --ignore=.venv --ignore=var --ignore=tests
+	$(MANAGE) compilemessages --ignore=.venv --ignore=var
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch
 
 from games import state, timing
 from games.access import seats_for
+from games.engine import replay
 from games.engine.match import MatchState
-from games.models import ChatMessage, Match, Seat
+from games.models import SEAT_LETTERS, ChatMessage, Match, Seat
 from ratings.selectors import match_rating_changes
 
 CHAT_HISTORY = 100
@@ -113,3 +115,33 @@ def recent_matches_of(member, limit: int = 20) -> list[Match]:
         .prefetch_related(seats)
         .order_by("-created_at")[:limit]
     )
+
+
+def match_steps(match: Match) -> dict[str, Any]:
+    """Every position of every game of a match, for the replay (``games.engine.replay``):
+    per step the position (FPN), the scores, who moved what and the cells it took. Kept
+    in the cache per match version."""
+    key = f"replay:{match.pk}:{match.version}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    games = []
+    for timeline in replay.steps(MatchState.from_dict(match.state)):
+        games.append(
+            [
+                {
+                    "ply": step.ply,
+                    "label": step.label,
+                    "seat": None if step.seat is None else SEAT_LETTERS[step.seat],
+                    "color": step.move,
+                    "event": step.event,
+                    "position": step.position.to_text(),
+                    "scores": list(step.position.scores),
+                    "gained": sorted(step.gained),
+                }
+                for step in timeline
+            ]
+        )
+    data = {"match": match.pk, "version": match.version, "games": games}
+    cache.set(key, data, 3600)
+    return data

@@ -5,6 +5,8 @@ from games import views
 urlpatterns = [
     path("match/<int:match_id>/", views.table, name="table"),
     path("t/<str:token>/", views.table_private, name="table_private"),
+    path("match/<int:match_id>/steps/", views.steps, name="table_steps"),
+    path("t/<str:token>/steps/", views.steps, name="table_private_steps"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),
 ]

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -32,6 +32,14 @@ def table_private(request: HttpRequest, token: str) -> HttpResponse:
     if match is None:
         raise Http404(_("No such table."))
     return _table_page(request, match)
+
+
+def steps(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+    """Every position of every game so far (JSON), for replays and stepping back."""
+    match = selectors.table_match(match_id=match_id, token=token)
+    if match is None or not match.state:
+        raise Http404(_("No such table."))
+    return JsonResponse(selectors.match_steps(match))
 
 
 def _table_page(request: HttpRequest, match) -> HttpResponse:
