@@ -75,8 +75,17 @@ class TableConsumer(MemberSocket):
             await self.send_state(force=True)
         elif message.type == "ping":
             await self.pong()
-        else:  # hint, takeback
-            raise TableError("not_allowed", _("Hints and takebacks are for practice tables."))
+        elif message.type == "hint":
+            hint = await self.act(
+                services.practice_hint, match_id=match_id, user=user, now=received_at
+            )
+            await self.send_json(hint)
+        elif message.type == "takeback":
+            await self.act(
+                services.practice_takeback, match_id=match_id, user=user, now=received_at
+            )
+        else:
+            raise TableError("not_allowed", _("That is not possible here or now."))
         return True
 
     async def send_state(self, *, force: bool = False) -> None:

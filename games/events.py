@@ -89,6 +89,13 @@ def member_notify(member_id: int, payload: dict[str, Any]) -> None:
     send(member_group(member_id), {"type": "member.notify", "payload": payload})
 
 
+def bot_turn(match_id: int, game: int, ply: int) -> None:
+    """The computer is to move: a worker on the ``bots`` queue chooses and plays."""
+    from celery import current_app
+
+    current_app.send_task("games.tasks.bot_move", args=[match_id, game, ply])
+
+
 def tick_at(match_id: int, deadline: datetime, now: datetime) -> None:
     """Have the worker look at the match when its deadline comes (the ``clocks`` queue).
     Sent by name: this module stays below ``tasks``."""

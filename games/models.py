@@ -60,6 +60,8 @@ class Match(models.Model):
     token = models.CharField(_("token"), max_length=32, unique=True, default=_token)
     #: reached only by its token (``/t/<token>/``), never listed, never rated
     private = models.BooleanField(_("private"), default=False)
+    #: a member against the computer, with hints and takebacks (SPEC §2 Practice); unrated
+    practice = models.BooleanField(_("practice"), default=False)
     result_reason = models.CharField(_("result"), max_length=16, blank=True)
     #: sockets open by non-players (kept by ``services.presence_refresh``)
     spectators = models.PositiveIntegerField(_("spectators"), default=0)
@@ -103,6 +105,8 @@ class Seat(models.Model):
         related_name="seats",
     )
     team = models.PositiveSmallIntegerField(_("team"), default=0)
+    #: a seat the computer plays, at this level (1-4); no member then
+    bot_level = models.PositiveSmallIntegerField(_("computer level"), null=True, blank=True)
     rating = models.FloatField(_("rating"), null=True, blank=True)
     #: a present socket now (kept by ``services.presence_refresh``)
     connected = models.BooleanField(_("connected"), default=False)
@@ -132,6 +136,8 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        if self.bot_level:
+            return str(_("Computer (level %(level)d)") % {"level": self.bot_level})
         return self.member.username if self.member_id else str(_("deleted member"))
 
 

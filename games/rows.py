@@ -77,7 +77,7 @@ def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) 
     params.append(match_id)
     sql = (
         f"SELECT s.seat, s.member_id, u.username, s.rating, s.connected, s.absent_since, "
-        f"u.banned_at, u.banned_until, {valid} "
+        f"u.banned_at, u.banned_until, {valid}, s.bot_level "
         f"FROM {seat} s LEFT JOIN {user} u ON u.id = s.member_id "
         f"WHERE s.match_id = %s ORDER BY s.seat"
     )
@@ -92,7 +92,7 @@ def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) 
 def _seat_converters(vendor: str) -> list[list]:
     when = _converters(Seat, ["absent_since"])[0]  # datetimes: text on SQLite
     flag = [lambda value, expression, connection: bool(value)]
-    return [[], [], [], [], flag, when, when, when, flag]
+    return [[], [], [], [], flag, when, when, when, flag, []]
 
 
 def move_insert(

@@ -33,6 +33,7 @@ class SeatRow(NamedTuple):
     banned_at: datetime | None = None
     banned_until: datetime | None = None
     session_ok: bool = True
+    bot_level: int | None = None  # the computer plays this seat
 
     def banned(self, now: datetime) -> bool:
         return self.banned_at is not None and (self.banned_until is None or self.banned_until > now)
@@ -135,6 +136,7 @@ def build(
                 {
                     "seat": SEAT_LETTERS[row.seat],
                     "username": row.username,
+                    "bot": row.bot_level,
                     "rating": row.rating,
                     "connected": row.connected,
                     "out": row.seat in out,

@@ -57,3 +57,9 @@ def challenges_expire() -> int:
 def table_rated(match_id: int) -> None:
     """After ratings updated a finished match: its table shows the changes (+12 / −12)."""
     services.table_refresh(match_id=match_id, now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def bot_move(match_id: int, game: int, ply: int) -> bool:
+    """The computer's move (queue ``bots``)."""
+    return services.bot_turn(match_id=match_id, game=game, ply=ply, now=timing.now)

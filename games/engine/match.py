@@ -282,6 +282,24 @@ class MatchState:
     def abandon(self, seat: int) -> MatchState:
         return self._leave(seat, ABANDONED, "abandon")
 
+    def take_back(self, plies: int) -> MatchState:
+        """The current game as it was ``plies`` moves ago (practice tables: the player's
+        last move and the computer's answer). Only while the game is being played and had
+        no resignation or flag in it."""
+        game = self._playing_game()
+        if not 0 < plies <= game.ply:
+            raise MatchError("not_allowed", "there is no move to take back")
+        if game.events:
+            raise MatchError("not_allowed", "there is no move to take back")
+        position = game.start
+        for seat in self.out:
+            position = position.with_out(seat)
+        moves = game.moves[: game.ply - plies]
+        for colour in moves:
+            position = position.play(colour)
+        game = replace(game, position=position, moves=moves, log=game.log[: len(moves)])
+        return self._replace_current(game)
+
     def abort(self, *, forced: bool = False) -> MatchState:
         """No result (SPEC §3: the first moves did not come). ``forced``: a moderator ends a
         stuck match at any point before its end, also without a result."""

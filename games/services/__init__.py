@@ -7,12 +7,14 @@ the consumer stamps a move when it arrives, tests inject the time they need.
 
 The functions live in modules by concern and are all importable from here:
 ``matches`` (create, move, ready, resign, claim, the clock's tick, rematch),
-``tables`` (waiting tables, challenges, Play now), ``presence`` (sockets that come,
+``tables`` (waiting tables, challenges, Play now), ``practice`` (the computer at the
+table: its moves, hints, takebacks), ``presence`` (sockets that come,
 send and go) and ``chat``.
 """
 
 from games.services.chat import chat_post
 from games.services.matches import (
+    bot_move,
     game_resign,
     match_abort,
     match_claim,
@@ -25,6 +27,13 @@ from games.services.matches import (
     move_play,
     rematch_offer,
     table_refresh,
+)
+from games.services.practice import (
+    bot_turn,
+    practice_hint,
+    practice_start,
+    practice_takeback,
+    table_fill_bots,
 )
 from games.services.presence import (
     presence_refresh,
@@ -47,6 +56,8 @@ from games.services.tables import (
 )
 
 __all__ = [
+    "bot_move",
+    "bot_turn",
     "challenge_accept",
     "challenge_cancel",
     "challenge_decline",
@@ -64,6 +75,9 @@ __all__ = [
     "member_leave_all",
     "move_play",
     "play_now",
+    "practice_hint",
+    "practice_start",
+    "practice_takeback",
     "presence_refresh",
     "presence_sweep",
     "rematch_offer",
@@ -71,6 +85,7 @@ __all__ = [
     "socket_open",
     "socket_seen",
     "table_cancel",
+    "table_fill_bots",
     "table_join",
     "table_leave",
     "table_open",

@@ -22,6 +22,7 @@ from games import events, rows, timing
 from games import state as public
 from games.access import locked_match, player_seat_or_error, seats_for
 from games.engine import VARIANTS, Position
+from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import PRESETS, Clock, parse_preset
 from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
 from games.errors import TableError, from_engine
@@ -66,23 +67,31 @@ def match_create(
     created_by: User | None = None,
     table: Match | None = None,
     private: bool = False,
+    bots: dict[int, int] | None = None,
+    practice: bool = False,
 ) -> Match:
-    """Seat ``members`` (in seat order A, B, …) at a new table and start its match. Every
-    way to a match ends here: a waiting ``table`` that filled (it is started in place), an
-    accepted challenge, Play now, a rematch, and the tests.
+    """Seat ``members`` (in seat order A, B, …, skipping the seats of ``bots``: seat →
+    computer level) at a new table and start its match. Every way to a match ends here: a
+    waiting ``table`` that filled (it is started in place), an accepted challenge, Play
+    now, a practice table, a rematch, and the tests.
 
     >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
     """
+    bots = bots or {}
     single = table_settings_check(
         variant=variant, clock=clock, rated=rated, single_game=single_game
     )
     definition = VARIANTS[variant]
-    if len(members) != definition.seats:
+    if len(members) + len(bots) != definition.seats or not all(
+        0 <= seat < definition.seats and level in BOT_LEVELS for seat, level in bots.items()
+    ):
         raise TableError(
             "invalid",
             _("%(variant)s needs %(count)d players.")
             % {"variant": variant_name(variant), "count": definition.seats},
         )
+    if bots and rated:
+        raise TableError("invalid", _("Tables with the computer are never rated."))
     if len({member.pk for member in members}) != len(members):
         raise TableError("invalid", _("A member can take only one seat."))
     if any(member.is_banned(now) for member in members):
@@ -94,6 +103,7 @@ def match_create(
                 variant=variant,
                 rated=rated and not private,
                 private=private,
+                practice=practice,
                 format=Match.Format.SINGLE if single else Match.Format.MATCH,
                 clock=clock,
                 seed=seed,
@@ -106,30 +116,38 @@ def match_create(
         board = Position.from_text(match.board)
         scale = definition.rated_scale
         ratings = current_ratings([m.pk for m in members], scale) if scale else {}
+        people = iter(members)
+        seated = [(index, None if index in bots else next(people)) for index in range(board.seats)]
         Seat.objects.bulk_create(
             Seat(
                 match=match,
                 seat=index,
                 member=member,
+                bot_level=bots.get(index),
                 team=_side(board, index),
-                rating=_shown(ratings.get(member.pk)),
+                rating=_shown(ratings.get(member.pk)) if member else None,
                 joined_at=now,
-                absent_since=now,
+                absent_since=None if member is None else now,
+                connected=member is None,  # the computer is always there
             )
-            for index, member in enumerate(members)
+            for index, member in seated
         )
         seats = [
-            SeatRow(index, member.pk, member.username, _shown(ratings.get(member.pk)), False, now)
-            for index, member in enumerate(members)
+            SeatRow(
+                index,
+                member.pk if member else None,
+                member.username if member else None,
+                _shown(ratings.get(member.pk)) if member else None,
+                member is None,
+                None if member is None else now,
+                bot_level=bots.get(index),
+            )
+            for index, member in seated
         ]
         _start(match, seats, board, now=now)
+        started = {"kind": "started", "url": public.table_url(match, neutral=True)}
         for member in members:  # everyone seated goes to the table at once
-            transaction.on_commit(
-                partial(
-                    events.member_notify, member.pk, {"kind": "started", "url": match_url(match)}
-                )
-            )
-        transaction.on_commit(events.lobby_changed)
+            transaction.on_commit(partial(events.member_notify, member.pk, started))
     return match
 
 
@@ -188,40 +206,67 @@ def move_play(
         match = locked_match(match_id)
         seats = seats_for(match_id, session_key=session_key, now=received_at)
         seat = player_seat_or_error(seats, user, now=received_at)
+        played = _play(match, seats, seat, ply, color, received_at)
+    if played is None:
+        raise TableError("game_over", _("Your time ran out before the move arrived."))
+    return played
+
+
+def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datetime) -> bool:
+    """The computer plays ``color`` for ``seat`` if that seat is still to move at ``ply``
+    (a takeback or a flag may have come first). Returns whether it played."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id)
         state = MatchState.from_dict(match.state)
-        if state.status != PLAYING:
-            raise TableError("game_over", _("No game is being played now."))
-        game = state.current
-        if ply != game.ply:
-            raise TableError(
-                "stale",
-                _("The board changed meanwhile: the game is at move %(ply)d.") % {"ply": game.ply},
-            )
-        at = timing.ms(received_at)
-        clock = Clock.from_dict(match.clock_state) if match.clock_state else None
-        flagged = clock.flagged(at) if clock is not None else None
-        if flagged is not None:
-            _commit(match, seats, state, _event(state.flag, flagged), now=received_at)
-        else:
-            new = _event(state.play, seat, color)
-            after = new.games[game.number - 1]
-            clock_ms = None
-            if clock is not None:
-                next_seat = after.position.to_move if new.status == PLAYING else None
-                clock = clock.press(seat, at_ms=at, next_seat=next_seat)
-                match.clock_state = clock.to_dict()
-                clock_ms = clock.remaining_ms[seat]
-            rows.move_insert(
-                game_id=match.current_game_id,
-                ply=ply + 1,
-                seat=seat,
-                color=None if color == "swap" else color,
-                gained=after.log[-1][1],
-                clock_ms=clock_ms,
-                played_at=received_at,
-            )
-            return _commit(match, seats, state, new, now=received_at)
-    raise TableError("game_over", _("Your time ran out before the move arrived."))
+        if (
+            seats[seat].bot_level is None
+            or state.status != PLAYING
+            or state.current.ply != ply
+            or state.current.position.to_move != seat
+        ):
+            return False
+        return _play(match, seats, seat, ply, color, now) is not None
+
+
+def _play(
+    match: Match, seats: list[SeatRow], seat: int, ply: int, color: int | str, received_at
+) -> Match | None:
+    """A move of ``seat`` on the locked match, checked against the game and the clock.
+    None when the mover's time had run out: the seat is flagged instead."""
+    state = MatchState.from_dict(match.state)
+    if state.status != PLAYING:
+        raise TableError("game_over", _("No game is being played now."))
+    game = state.current
+    if ply != game.ply:
+        raise TableError(
+            "stale",
+            _("The board changed meanwhile: the game is at move %(ply)d.") % {"ply": game.ply},
+        )
+    at = timing.ms(received_at)
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+    flagged = clock.flagged(at) if clock is not None else None
+    if flagged is not None:
+        _commit(match, seats, state, _event(state.flag, flagged), now=received_at)
+        return None
+    new = _event(state.play, seat, color)
+    after = new.games[game.number - 1]
+    clock_ms = None
+    if clock is not None:
+        next_seat = after.position.to_move if new.status == PLAYING else None
+        clock = clock.press(seat, at_ms=at, next_seat=next_seat)
+        match.clock_state = clock.to_dict()
+        clock_ms = clock.remaining_ms[seat]
+    rows.move_insert(
+        game_id=match.current_game_id,
+        ply=ply + 1,
+        seat=seat,
+        color=None if color == "swap" else color,
+        gained=after.log[-1][1],
+        clock_ms=clock_ms,
+        played_at=received_at,
+    )
+    return _commit(match, seats, state, new, now=received_at)
 
 
 def match_ready(
@@ -351,27 +396,31 @@ def rematch_offer(
             raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
         if match.rematch_id:
             return match
-        if any(row.member_id is None for row in seats):
+        if any(row.member_id is None and row.bot_level is None for row in seats):
             raise TableError("not_allowed", _("A player of this match has left the site."))
         window = timing.seconds("GAME_REMATCH_SECONDS")
         expired = match.rematch_offered_at is None or now - match.rematch_offered_at > window
         accepted = [] if expired else list(match.rematch_accepted)
         if expired:
             match.rematch_offered_at = now
-        if seat not in accepted:
-            accepted.append(seat)
+        # The computer always takes a rematch.
+        for index in [seat, *(row.seat for row in seats if row.bot_level)]:
+            if index not in accepted:
+                accepted.append(index)
         match.rematch_accepted = sorted(accepted)
         fields = {"rematch_offered_at", "rematch_accepted"}
         if len(accepted) == len(seats):
-            members = User.objects.in_bulk([row.member_id for row in seats])
+            members = User.objects.in_bulk([row.member_id for row in seats if row.member_id])
             match.rematch = match_create(
                 variant=match.variant,
-                members=[members[row.member_id] for row in seats],
+                members=[members[row.member_id] for row in seats if row.member_id],
+                bots={row.seat: row.bot_level for row in seats if row.bot_level},
                 now=now,
                 rated=match.rated,
                 single_game=match.format == Match.Format.SINGLE,
                 clock=match.clock,
                 private=match.private,
+                practice=match.practice,
             )
             fields.add("rematch")
         return _bump(match, seats, MatchState.from_dict(match.state), now=now, fields=fields)
@@ -429,7 +478,12 @@ def _commit(
     fields: set[str] = frozenset(),
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
-    the next deadline and the version."""
+    the next deadline and the version; the computer's seats are ready for the next game
+    at once, and its turn is handed to the ``bots`` queue."""
+    bots = [row.seat for row in seats if row.bot_level]
+    for seat in bots:
+        if new.status == BETWEEN_GAMES and seat not in new.ready and seat not in new.out:
+            new = new.ready_for_next(seat)
     changed = {*fields, "state", "status"}
     old_games = old.games if old else ()
     for game in new.games:
@@ -472,6 +526,9 @@ def _commit(
         changed.add("deadline")
     match.state = new.to_dict()
     match.status = new.status
+    if new.status == PLAYING and new.current.position.to_move in bots:
+        game = new.current
+        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
     return _bump(match, seats, new, now=now, fields=changed, previous_deadline=previous_deadline)
 
 

@@ -97,6 +97,8 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         seats = seats_for(match_id)
         changed = False
         for index, row in enumerate(seats):
+            if row.bot_level:
+                continue  # the computer is always there
             connected = any(f[1] == row.seat for f in fresh)
             if connected == row.connected:
                 continue

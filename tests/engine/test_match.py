@@ -226,3 +226,24 @@ def test_events_never_change_the_old_state():
     state.play(0, greedy(state.current.position))
     state.resign_match(1)
     assert state.to_dict() == before
+
+
+def test_take_back_returns_the_game_to_an_earlier_move():
+    from games.engine import VARIANTS
+    from games.engine.match import MatchError, MatchState
+
+    state = MatchState.new(VARIANTS["classic"].new_position(seed=4), games=1)
+    positions = [state.current.position]
+    for _ in range(5):
+        position = state.current.position
+        colour = next(c for c, why in position.legal_colors().items() if why is None)
+        state = state.play(position.to_move, colour)
+        positions.append(state.current.position)
+    back = state.take_back(2)
+    assert back.current.ply == 3 and back.current.position == positions[3]
+    assert back.current.log == state.current.log[:3]
+    assert state.current.ply == 5  # the old state is unchanged
+    with pytest.raises(MatchError):
+        state.take_back(6)
+    with pytest.raises(MatchError):
+        state.take_back(0)

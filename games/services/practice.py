@@ -1,0 +1,141 @@
+"""The computer at the table (SPEC §2 Practice, §11): practice tables, the computer's
+moves, hints and takebacks, and empty seats filled by the computer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.access import locked_match, player_seat_or_error, seats_for
+from games.engine import VARIANTS
+from games.engine.bots import LEVELS, TIME_LIMIT, choose
+from games.engine.match import PLAYING, MatchState
+from games.errors import TableError
+from games.models import Match, Move, Seat
+from games.services.matches import _commit, _event, bot_move, match_create
+
+BOARDS = VARIANTS["practice"].boards
+HINT_LEVEL = 4
+
+
+def practice_start(
+    *, member: User, board: str, level: int, member_starts: bool, clock: str, now: datetime
+) -> Match:
+    """A single game against the computer at ``level`` on one of the practice boards; the
+    member is A (moves first) or B. Unrated, with hints and takebacks."""
+    if board not in BOARDS:
+        raise TableError("invalid", _("There is no such practice board."))
+    if level not in LEVELS:
+        raise TableError("invalid", _("The computer plays at levels 1 to 4."))
+    bot_seat = 1 if member_starts else 0
+    return match_create(
+        variant=board,
+        members=[member],
+        bots={bot_seat: level},
+        now=now,
+        single_game=True,
+        clock=clock,
+        practice=True,
+        created_by=member,
+    )
+
+
+def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime]) -> bool:
+    """Choose the computer's move outside any lock (it takes up to a second), then play it
+    if the game is still where it was. ``now`` is called when the move is made, so the
+    thinking costs the computer's clock."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or not match.state:
+        return False
+    state = MatchState.from_dict(match.state)
+    current = state.current
+    if state.status != PLAYING or current.number != game or current.ply != ply:
+        return False
+    seat = current.position.to_move
+    level = Seat.objects.filter(match=match, seat=seat).values_list("bot_level", flat=True).first()
+    if not level:
+        return False
+    # A new seed every move: two computers must not repeat each other forever.
+    seed = match.seed + 1000 * game + ply
+    colour = choose(current.position, level, seed=seed, time_limit=TIME_LIMIT)
+    return bot_move(match_id=match_id, seat=seat, ply=ply, color=colour, now=now())
+
+
+def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:
+    if not match.practice:
+        raise TableError("not_allowed", _("Hints and takebacks are for practice tables."))
+    return player_seat_or_error(seats, user, now=now)
+
+
+def practice_hint(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> dict:
+    """The colour the strongest computer level would choose for the player now, and the
+    cells it takes. Changes nothing."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise TableError("not_found", _("This table does not exist."))
+    seats = seats_for(match_id, session_key=session_key, now=now)
+    seat = _practice_seat(match, seats, user, now)
+    state = MatchState.from_dict(match.state)
+    position = state.current.position
+    if state.status != PLAYING or position.to_move != seat:
+        raise TableError("not_your_turn", _("A hint is for your own turn."))
+    colour = choose(position, HINT_LEVEL, seed=match.seed + state.current.ply)
+    cells = sorted(position.preview(colour)) if colour != "swap" else []
+    return {"type": "hint", "color": colour, "cells": cells, "gained": len(cells)}
+
+
+def practice_takeback(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
+    """Undo the player's last move and the computer's answer (only the player's move if
+    the computer has not answered yet)."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        seats = seats_for(match_id, session_key=session_key, now=now)
+        seat = _practice_seat(match, seats, user, now)
+        state = MatchState.from_dict(match.state)
+        game = state.current
+        mine = [ply for ply, (mover, _gained) in enumerate(game.log, start=1) if mover == seat]
+        if state.status != PLAYING or not mine:
+            raise TableError("not_allowed", _("There is no move of yours to take back."))
+        plies = game.ply - mine[-1] + 1  # back to before the player's last move
+        new = _event(state.take_back, plies)
+        Move.objects.filter(game_id=match.current_game_id, ply__gt=game.ply - plies).delete()
+        return _commit(match, seats, state, new, now=now)
+
+
+def table_fill_bots(*, match_id: int, member: User, level: int, now: datetime) -> Match:
+    """The host of an unrated waiting table of three or four seats fills the empty seats
+    with the computer at ``level``; the match starts."""
+    if level not in LEVELS:
+        raise TableError("invalid", _("The computer plays at levels 1 to 4."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status != Match.Status.WAITING:
+            raise TableError("not_allowed", _("This table is not waiting for players."))
+        if match.created_by_id != member.pk:
+            raise TableError("not_allowed", _("Only the member who opened a table can do that."))
+        if match.rated or VARIANTS[match.variant].seats < 3:
+            raise TableError(
+                "not_allowed",
+                _("The computer fills seats at unrated tables of three or four players."),
+            )
+        seated = list(match.seats.select_related("member").order_by("joined_at", "pk"))
+        needed = VARIANTS[match.variant].seats
+        bots = {index: level for index in range(len(seated), needed)}
+        return match_create(
+            variant=match.variant,
+            members=[seat.member for seat in seated],
+            bots=bots,
+            now=now,
+            single_game=match.format == Match.Format.SINGLE,
+            clock=match.clock,
+            table=match,
+            private=match.private,
+        )
