@@ -58,6 +58,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
                 "free": VARIANTS[match.variant].seats - len(seats),
                 "seated": seated,
                 "host": request.user.is_authenticated and match.created_by_id == request.user.pk,
+                "can_fill": not match.rated and VARIANTS[match.variant].seats >= 3,
                 "topic": TOPICS[match.variant],
                 "ws_path": ws_path,
                 "invite_url": request.build_absolute_uri(

@@ -88,3 +88,42 @@ class PlayNowForm(forms.Form):
         self.fields["clock"].required = True
         self.fields["clock"].error_messages["required"] = _("Choose a clock.")
         self.fields["clock"].choices = [(p, p) for p in PRESETS]
+
+
+class PracticeForm(forms.Form):
+    """Play the computer: board, level, who starts, a clock or none."""
+
+    board = forms.ChoiceField(
+        label=_("Board"),
+        choices=[],
+        error_messages={"invalid_choice": _("There is no such practice board.")},
+    )
+    level = forms.TypedChoiceField(
+        label=_("Computer level"),
+        coerce=int,
+        choices=[
+            (1, _("1 — random")),
+            (2, _("2 — greedy")),
+            (3, _("3 — careful")),
+            (4, _("4 — strong")),
+        ],
+        initial=2,
+        error_messages={"invalid_choice": _("The computer plays at levels 1 to 4.")},
+    )
+    starts = forms.ChoiceField(
+        label=_("Who starts"),
+        choices=[("me", _("I start")), ("computer", _("The computer starts"))],
+        initial="me",
+    )
+    clock = _clock_field()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["board"].choices = [
+            (key, variant_name(key)) for key in VARIANTS["practice"].boards
+        ]
+        self.fields["clock"].choices = [("", _("no clock")), *[(p, p) for p in PRESETS]]
+
+
+class BotsForm(forms.Form):
+    level = PracticeForm.base_fields["level"]

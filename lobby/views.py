@@ -21,7 +21,7 @@ from games.engine import VARIANTS
 from games.errors import TableError
 from games.services.matches import match_url
 from lobby import selectors
-from lobby.forms import ChallengeForm, PlayNowForm, TableForm
+from lobby.forms import BotsForm, ChallengeForm, PlayNowForm, PracticeForm, TableForm
 from ratings.selectors import member_rating_panel
 
 RATED_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale]
@@ -135,6 +135,54 @@ def play_now(request: HttpRequest, variant: str) -> HttpResponse:
         ),
         match_url,
     )
+
+
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """Play the computer."""
+    if not request.user.is_authenticated:
+        return _login_to_play(request)
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        return _refused(request, form)
+    data = form.cleaned_data
+    return _attempt(
+        request,
+        lambda: services.practice_start(
+            member=request.user,
+            board=data["board"],
+            level=data["level"],
+            member_starts=data["starts"] == "me",
+            clock=data["clock"],
+            now=timing.now(),
+        ),
+        match_url,
+    )
+
+
+def _bots_action(*, by_token: bool):
+    @require_POST
+    def view(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+        """The host fills the empty seats of a waiting table with the computer."""
+        if not request.user.is_authenticated:
+            return _login_to_play(request)
+        form = BotsForm(request.POST)
+        if not form.is_valid():
+            return _refused(request, form)
+        where = {"token": token} if by_token else {"match_id": match_id}
+        return _attempt(
+            request,
+            lambda: services.table_fill_bots(
+                member=request.user, level=form.cleaned_data["level"], now=timing.now(), **where
+            ),
+            match_url,
+        )
+
+    return view
+
+
+table_bots = _bots_action(by_token=False)
+private_bots = _bots_action(by_token=True)
 
 
 @require_POST

@@ -17,6 +17,7 @@ from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
 from games.models import Match, Move, Seat
 from games.services.matches import _commit, _event, bot_move, match_create
+from games.services.tables import waiting_table
 
 BOARDS = VARIANTS["practice"].boards
 HINT_LEVEL = 4
@@ -110,15 +111,20 @@ def practice_takeback(
         return _commit(match, seats, state, new, now=now)
 
 
-def table_fill_bots(*, match_id: int, member: User, level: int, now: datetime) -> Match:
+def table_fill_bots(
+    *,
+    member: User,
+    level: int,
+    now: datetime,
+    match_id: int | None = None,
+    token: str | None = None,
+) -> Match:
     """The host of an unrated waiting table of three or four seats fills the empty seats
     with the computer at ``level``; the match starts."""
     if level not in LEVELS:
         raise TableError("invalid", _("The computer plays at levels 1 to 4."))
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.WAITING:
-            raise TableError("not_allowed", _("This table is not waiting for players."))
+        match = waiting_table(match_id=match_id, token=token)
         if match.created_by_id != member.pk:
             raise TableError("not_allowed", _("Only the member who opened a table can do that."))
         if match.rated or VARIANTS[match.variant].seats < 3:

@@ -109,7 +109,7 @@ def table_join(
     match starts when the last seat fills."""
     _check_member(member, now)
     with transaction.atomic():
-        match = _waiting_table(match_id=match_id, token=token)
+        match = waiting_table(match_id=match_id, token=token)
         seats = list(match.seats.order_by("joined_at", "pk"))
         if any(seat.member_id == member.pk for seat in seats):
             raise TableError("not_allowed", _("You already sit at this table."))
@@ -139,7 +139,7 @@ def table_join(
     return match
 
 
-def _waiting_table(*, match_id: int | None, token: str | None) -> Match:
+def waiting_table(*, match_id: int | None, token: str | None) -> Match:
     """The waiting table, locked; ``not_found`` for a private table asked for by id."""
     tables = Match.objects.select_for_update()
     if token is not None:
@@ -158,7 +158,7 @@ def table_leave(
 ) -> None:
     """Leave a waiting table one joined (the host cancels instead)."""
     with transaction.atomic():
-        match = _waiting_table(match_id=match_id, token=token)
+        match = waiting_table(match_id=match_id, token=token)
         if match.created_by_id == member.pk:
             raise TableError("not_allowed", _("You opened this table: cancel it instead."))
         if not Seat.objects.filter(match=match, member=member).delete()[0]:
@@ -176,7 +176,7 @@ def table_cancel(
 ) -> None:
     """The host cancels a waiting table; everyone there is told."""
     with transaction.atomic():
-        match = _waiting_table(match_id=match_id, token=token)
+        match = waiting_table(match_id=match_id, token=token)
         if match.created_by_id != member.pk:
             raise TableError("not_allowed", _("Only the member who opened a table can cancel it."))
         match_id = match.pk
