@@ -12,6 +12,7 @@ from games import state, timing
 from games.access import seats_for
 from games.engine import replay
 from games.engine.match import MatchState
+from games.engine.record import record_of, record_to_text
 from games.models import SEAT_LETTERS, ChatMessage, Match, Seat
 from ratings.selectors import match_rating_changes
 
@@ -108,15 +109,6 @@ def live_matches(limit: int = 50) -> list[Match]:
     )
 
 
-def recent_matches_of(member, limit: int = 20) -> list[Match]:
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("member"))
-    return list(
-        Match.objects.filter(seats__member=member)
-        .prefetch_related(seats)
-        .order_by("-created_at")[:limit]
-    )
-
-
 def match_steps(match: Match) -> dict[str, Any]:
     """Every position of every game of a match, for the replay (``games.engine.replay``):
     per step the position (FPN), the scores, who moved what and the cells it took. Kept
@@ -145,3 +137,43 @@ def match_steps(match: Match) -> dict[str, Any]:
     data = {"match": match.pk, "version": match.version, "games": games}
     cache.set(key, data, 3600)
     return data
+
+
+def api_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
+    """A match with its seats and their members (a private one by its token only)."""
+    matches = Match.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))
+    )
+    if token is not None:
+        return matches.filter(token=token).first()
+    return matches.filter(pk=match_id, private=False).first()
+
+
+def member_recent_matches(member, limit: int = 20) -> list[Match]:
+    """A member's latest public matches that started, newest first, seats prefetched."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))
+    return list(
+        Match.objects.filter(seats__member=member, private=False)
+        .exclude(status=Match.Status.WAITING)
+        .prefetch_related(seats)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
+def match_record_text(match: Match) -> str:
+    """The match as a text record anyone can replay (docs/record.md,
+    ``python -m games.engine replay FILE``)."""
+    seats = list(match.seats.select_related("member").order_by("seat"))
+    tags = [("Id", str(match.pk)), ("Rated", "yes" if match.rated else "no")]
+    if match.practice:
+        tags.append(("Practice", "yes"))
+    record = record_of(
+        MatchState.from_dict(match.state),
+        variant=match.variant,
+        players=[seat.display_name for seat in seats],
+        site="VOG Filler",
+        date=(match.started_at or match.created_at).date().isoformat(),
+        clock=match.clock or "none",
+        tags=tags,
+    )
+    return record_to_text(record)

@@ -7,6 +7,8 @@ urlpatterns = [
     path("t/<str:token>/", views.table_private, name="table_private"),
     path("match/<int:match_id>/steps/", views.steps, name="table_steps"),
     path("t/<str:token>/steps/", views.steps, name="table_private_steps"),
+    path("match/<int:match_id>/record.txt", views.record, name="table_record"),
+    path("t/<str:token>/record.txt", views.record, name="table_private_record"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),
 ]

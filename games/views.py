@@ -42,6 +42,18 @@ def steps(request: HttpRequest, match_id: int | None = None, token: str | None =
     return JsonResponse(selectors.match_steps(match))
 
 
+def record(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+    """The match as a text file to keep and replay (docs/record.md)."""
+    match = selectors.table_match(match_id=match_id, token=token)
+    if match is None or not match.state:
+        raise Http404(_("No such table."))
+    response = HttpResponse(
+        selectors.match_record_text(match), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="vog-filler-{match.pk}.txt"'
+    return response
+
+
 def _table_page(request: HttpRequest, match) -> HttpResponse:
     ws_path = f"/ws/t/{match.token}/" if match.private else f"/ws/table/{match.pk}/"
     if match.status == match.Status.WAITING:

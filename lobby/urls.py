@@ -23,5 +23,8 @@ urlpatterns = [
         "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
     path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("api/variants/", api.variants, name="api_variants"),
     path("api/tables/", api.tables, name="api_tables"),
+    path("api/matches/<str:key>/", api.match, name="api_match"),
+    path("api/users/<str:username>/", api.user, name="api_user"),
 ]

@@ -1,0 +1,209 @@
+"""The public JSON API (SPEC §8) against matches played through the services, and the
+downloadable record replayed by ``python -m games.engine replay`` for every variant."""
+
+import random
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine import VARIANTS, Position
+from games.engine.match import MatchState
+from games.models import Match
+from tests.timeshift import T0
+
+pytestmark = pytest.mark.django_db
+
+PLAYABLE = [key for key in VARIANTS if key != "practice"]
+
+
+def play_out(match, members, *, rng: random.Random, resign_at: int | None = None):
+    """Play a whole match through the services: mostly greedy moves, some random ones,
+    and a match resignation after ``resign_at`` moves if asked."""
+    played = 0
+    while True:
+        state = MatchState.from_dict(Match.objects.get(pk=match.pk).state)
+        if state.status == "finished":
+            return state
+        if state.status == "between_games":
+            for seat, member in enumerate(members):
+                if seat not in state.out and seat not in state.ready:
+                    services.match_ready(match_id=match.pk, user=member, now=T0)
+            continue
+        position = state.current.position
+        if resign_at is not None and played == resign_at:
+            services.match_resign(match_id=match.pk, user=members[position.to_move], now=T0)
+            resign_at = None
+            continue
+        legal = [c for c, why in position.legal_colors().items() if why is None]
+        if position.can_swap and rng.random() < 0.5:
+            colour = "swap"
+        elif rng.random() < 0.2:
+            colour = rng.choice(legal)
+        else:
+            colour = max(legal, key=lambda c: (len(position.preview(c)), -c))
+        services.move_play(
+            match_id=match.pk,
+            user=members[position.to_move],
+            ply=state.current.ply,
+            color=colour,
+            received_at=T0,
+        )
+        played += 1
+
+
+@pytest.fixture
+def players(make_member):
+    return [make_member(name) for name in ("ann", "ben", "cat", "dan")]
+
+
+def new_match(variant, players, seed=5, **options):
+    seats = VARIANTS[variant].seats
+    return services.match_create(
+        variant=variant, members=players[:seats], now=T0, seed=seed, **options
+    )
+
+
+def test_variants(client):
+    data = client.get("/api/variants/").json()["variants"]
+    assert [v["key"] for v in data] == list(VARIANTS)
+    fast = data[0]
+    assert fast == {
+        "key": "fast",
+        "name": "Fast 8×7",
+        "shape": "square",
+        "width": 8,
+        "height": 7,
+        "colors": 6,
+        "seats": 2,
+        "teams": None,
+        "format": "match",
+        "rated_scale": "fast",
+    }
+    assert next(v for v in data if v["key"] == "pairs")["teams"] == [["A", "C"], ["B", "D"]]
+
+
+@pytest.mark.parametrize("variant", ["fast", "vinco", "three", "four", "pairs"])
+def test_a_match_replays_to_what_the_api_says(client, players, variant):
+    match = new_match(variant, players)
+    state = play_out(match, players[: VARIANTS[variant].seats], rng=random.Random(3))
+    response = client.get(f"/api/matches/{match.pk}/")
+    assert response["Access-Control-Allow-Origin"] == "*"
+    data = response.json()
+    assert data["status"] == "finished" and data["variant"] == variant
+    for game in data["games"]:
+        position = Position.from_text(game["start"])
+        if game["number"] == 2:
+            for seat in state.out:
+                position = position.with_out(seat)
+        for colour in game["moves"]:
+            position = position.play(colour)
+        assert position.to_text() == game["final"]
+        assert list(position.scores) == game["scores"]
+    assert data["points"] == list(state.points) and data["totals"] == list(state.totals)
+    assert data["result"]["reason"] == state.reason
+    assert data["result"]["winners"] == ["ABCD"[s] for s in state.winners]
+
+
+def test_a_resigned_four_player_match(client, players):
+    match = new_match("four", players)
+    state = play_out(match, players, rng=random.Random(1), resign_at=30)
+    data = client.get(f"/api/matches/{match.pk}/").json()
+    assert data["points"] == list(state.points)
+    assert any(game["reason"] for game in data["games"])
+
+
+def test_unknown_and_private_matches_answer_404_with_json(client, players):
+    assert client.get("/api/matches/999999/").status_code == 404
+    assert client.get("/api/matches/999999/").json()["error"] == "not_found"
+    secret = new_match("fast", players, private=True)
+    assert client.get(f"/api/matches/{secret.pk}/").status_code == 404
+    assert client.get(f"/api/matches/{secret.token}/").json()["id"] == secret.pk
+    assert client.get("/api/users/nobody/").status_code == 404
+    assert client.get("/api/users/nobody/").json() == {
+        "error": "not_found",
+        "detail": "No member has that name.",
+    }
+
+
+def test_etags_revalidate_and_change_with_the_match(client, players):
+    match = new_match("fast", players)
+    first = client.get(f"/api/matches/{match.pk}/")
+    etag = first["ETag"]
+    assert "max-age" not in first.get("Cache-Control", "") or "no-cache" in first["Cache-Control"]
+    again = client.get(f"/api/matches/{match.pk}/", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b""
+    services.match_resign(match_id=match.pk, user=players[0], now=T0)
+    changed = client.get(f"/api/matches/{match.pk}/", headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_a_match_costs_the_same_queries_whatever_its_length(client, players):
+    short = new_match("fast", players)
+    long = new_match("big", players)
+    play_out(long, players[:2], rng=random.Random(2))
+    counts = []
+    for match in (short, long):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/api/matches/{match.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 4
+
+
+def test_users_and_rating_changes(client, players):
+    from ratings import tasks as rating_tasks
+
+    match = new_match("fast", players, clock="3+2", rated=True)
+    services.match_resign(match_id=match.pk, user=players[1], now=T0)
+    rating_tasks.rating_update(match.pk)
+    data = client.get(f"/api/matches/{match.pk}/").json()
+    changes = {c["seat"]: c for c in data["rating_changes"]}
+    assert changes["A"]["change"] > 0 > changes["B"]["change"] and changes["A"]["scale"] == "fast"
+    user = client.get("/api/users/ann/").json()
+    assert user["ratings"]["fast"]["matches"] == 1 and user["ratings"]["fast"]["provisional"]
+    assert user["recent_matches"][0]["id"] == match.pk
+    assert user["recent_matches"][0]["result"]["winners"] == ["A"]
+
+
+def test_the_tables_list_is_paginated(client, make_member):
+    for index in range(55):
+        services.table_open(
+            host=make_member(f"h{index}"),
+            variant="fast",
+            clock="",
+            single_game=False,
+            rated=False,
+            private=False,
+            now=T0,
+        )
+    first = client.get("/api/tables/").json()
+    assert first["count"] == 55 and len(first["tables"]) == 50 and first["next"]
+    second = client.get(first["next"]).json()
+    assert [t["host"] for t in second["tables"]] == [f"h{i}" for i in range(50, 55)]
+
+
+@pytest.mark.parametrize("variant", PLAYABLE)
+def test_a_downloaded_record_replays_to_the_sites_results(client, players, variant, tmp_path):
+    match = new_match(variant, players, seed=11)
+    state = play_out(match, players[: VARIANTS[variant].seats], rng=random.Random(7))
+    response = client.get(f"/match/{match.pk}/record.txt")
+    assert response["Content-Disposition"] == f'attachment; filename="vog-filler-{match.pk}.txt"'
+    text = response.content.decode()
+    assert '[Site "VOG Filler"]' in text and f'[Variant "{variant}"]' in text
+    path = tmp_path / "match.txt"
+    path.write_text(text)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", str(path)],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    totals = ", ".join(f"{'ABCD'[seat]} {total}" for seat, total in enumerate(state.totals))
+    assert f"Match totals: {totals}\n" in replayed.stdout
+    result = next(line for line in replayed.stdout.splitlines() if line.startswith("Match result"))
+    assert f"({state.reason})" in result
