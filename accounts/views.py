@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils import translation
@@ -100,3 +102,14 @@ def language_set(request: HttpRequest) -> HttpResponse:
         secure=request.is_secure(),
     )
     return response
+
+
+def local_mailbox(request: HttpRequest) -> HttpResponse:
+    """The mails a local run (DEBUG, no SMTP) wrote to its folder, newest first, so a
+    newcomer can follow the sign-up's confirmation link. Not there in production."""
+    if not settings.LOCAL_MAILBOX:
+        raise Http404
+    folder = Path(settings.EMAIL_FILE_PATH)
+    files = sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    mails = [path.read_text(errors="replace") for path in files[:20]]
+    return render(request, "accounts/mailbox.html", {"mails": mails})

@@ -18,6 +18,7 @@ def site(request: HttpRequest) -> dict:
         "board_palette_css": mark_safe(palette_css()),
         "ping_ms": int(settings.PRESENCE_PING_SECONDS * 1000),
         "variant_keys": VARIANT_KEYS,
+        "local_mailbox": settings.LOCAL_MAILBOX,
         "language_links": [
             {
                 "code": code,

@@ -305,12 +305,15 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-elif os.environ.get("EMAIL_FILE_PATH"):
-    # Browser tests read the mails a separate server process sent from this folder.
+elif os.environ.get("EMAIL_FILE_PATH") or DEBUG:
+    # A local run keeps its mails in var/mail/, readable at /dev/mail/ (the sign-up's
+    # confirmation link among them); browser tests read them from their own folder.
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+    EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(VAR_DIR / "mail"))
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# The local mailbox page, for DEBUG runs that deliver no mail.
+LOCAL_MAILBOX = DEBUG and not EMAIL_HOST
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "VOG Filler <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -18,6 +18,21 @@ from games.engine import VARIANTS
 SEAT_LETTERS = "ABCD"
 
 
+class Reason(models.TextChoices):
+    """Why a game or a match ended (the engine's codes), as moderators read them."""
+
+    DECIDED = "decided", _("decided")
+    FILLED = "filled", _("the board is full")
+    LAST_SIDE = "last_side", _("the others are out")
+    POINTS = "points", _("on points")
+    TOTALS = "totals", _("1–1, on total score")
+    DRAWN = "drawn", _("drawn")
+    RESIGNED = "resigned", _("by resignation")
+    FLAGGED = "flagged", _("on time")
+    ABANDONED = "abandoned", _("by abandonment")
+    ABORTED = "aborted", _("aborted")
+
+
 def _token() -> str:
     return secrets.token_urlsafe(12)
 
@@ -62,7 +77,7 @@ class Match(models.Model):
     private = models.BooleanField(_("private"), default=False)
     #: a member against the computer, with hints and takebacks (SPEC §2 Practice); unrated
     practice = models.BooleanField(_("practice"), default=False)
-    result_reason = models.CharField(_("result"), max_length=16, blank=True)
+    result_reason = models.CharField(_("result"), max_length=16, blank=True, choices=Reason.choices)
     #: sockets open by non-players (kept by ``services.presence_refresh``)
     spectators = models.PositiveIntegerField(_("spectators"), default=0)
     rematch = models.OneToOneField(
@@ -150,7 +165,7 @@ class Game(models.Model):
     corners = models.JSONField(_("corners"), default=list)
     scores = models.JSONField(_("scores"), default=list)
     winners = models.JSONField(_("winners"), default=list)
-    reason = models.CharField(_("result"), max_length=16, blank=True)
+    reason = models.CharField(_("result"), max_length=16, blank=True, choices=Reason.choices)
     started_at = models.DateTimeField(_("started"))
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
