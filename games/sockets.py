@@ -79,8 +79,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             await self.close(code=revoked.close_code)
             return
         except TableError as failure:
-            with translation.override(self.language):
-                await self.send_json(protocol.error(failure.code, failure.message))
+            await self.send_error(failure.code, failure.message)
             code = (
                 member_events.CLOSE_TOO_MANY_SOCKETS
                 if failure.code == "too_many_sockets"
@@ -151,26 +150,26 @@ class MemberSocket(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received_at = timing.now()  # a move's stamp for the clock
         moment = time.monotonic()
-        with translation.override(self.language):
-            try:
-                message = protocol.parse(text_data, bytes_data)
-                if self.rate.full(moment):
-                    raise TableError(
-                        "rate_limited", _("Slow down: too many messages in a short time.")
-                    )
-                counts = await self.handle(message, received_at)
-                if counts:
-                    self.rate.add(moment)
-            except Revoked as revoked:
-                await self.close(code=revoked.close_code)
-            except TableError as failure:
+        try:
+            message = protocol.parse(text_data, bytes_data)
+            if self.rate.full(moment):
+                raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
+            counts = await self.handle(message, received_at)
+            if counts:
                 self.rate.add(moment)
-                await self.send_json(protocol.error(failure.code, failure.message))
-            except Exception:
-                logger.exception("socket %s: %r", self.channel_name, text_data)
-                await self.send_json(
-                    protocol.error("internal", _("Something went wrong on the server."))
-                )
+        except Revoked as revoked:
+            await self.close(code=revoked.close_code)
+        except TableError as failure:
+            self.rate.add(moment)
+            await self.send_error(failure.code, failure.message)
+        except Exception:
+            logger.exception("socket %s: %r", self.channel_name, text_data)
+            await self.send_error("internal", _("Something went wrong on the server."))
+
+    async def send_error(self, code: str, message) -> None:
+        """An error for this socket, in its language (messages are translated only here)."""
+        with translation.override(self.language):
+            await self.send_json(protocol.error(code, message))
 
     async def handle(self, message: protocol.Message, received_at) -> bool:
         """Handle a parsed message; return False when it must not count against the rate

@@ -34,11 +34,10 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def _call(function: Callable[..., T], args: tuple, kwargs: dict) -> T:
-    close_old_connections()  # drops a connection that broke or outlived CONN_MAX_AGE
     try:
         return function(*args, **kwargs)
     finally:
-        close_old_connections()
+        close_old_connections()  # drops a connection that broke or outlived CONN_MAX_AGE
 
 
 async def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -11,9 +11,15 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+_source: tuple[str, object] | None = None
+
 
 def now() -> datetime:
-    return import_string(settings.GAME_TIME_SOURCE)()
+    global _source
+    path = settings.GAME_TIME_SOURCE
+    if _source is None or _source[0] != path:  # resolved once per setting, not per call
+        _source = (path, import_string(path))
+    return _source[1]()
 
 
 def seconds(name: str) -> timedelta:

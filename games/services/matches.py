@@ -257,16 +257,16 @@ def _play(
         clock = clock.press(seat, at_ms=at, next_seat=next_seat)
         match.clock_state = clock.to_dict()
         clock_ms = clock.remaining_ms[seat]
-    rows.move_insert(
-        game_id=match.current_game_id,
-        ply=ply + 1,
-        seat=seat,
-        color=None if color == "swap" else color,
-        gained=after.log[-1][1],
-        clock_ms=clock_ms,
-        played_at=received_at,
-    )
-    return _commit(match, seats, state, new, now=received_at)
+    move = {
+        "game_id": match.current_game_id,
+        "ply": ply + 1,
+        "seat": seat,
+        "color": None if color == "swap" else color,
+        "gained": after.log[-1][1],
+        "clock_ms": clock_ms,
+        "played_at": received_at,
+    }
+    return _commit(match, seats, state, new, now=received_at, move=move)
 
 
 def match_ready(
@@ -454,11 +454,13 @@ def _bump(
     now: datetime,
     fields: set[str] = frozenset(),
     previous_deadline: datetime | None = None,
+    move: dict | None = None,
 ) -> Match:
-    """Save the changed columns with a new version and, after commit, send the new state
-    (and have the worker look at the match when its deadline comes)."""
+    """Save the changed columns with a new version (and the ``move`` that changed them)
+    and, after commit, send the new state (and have the worker look at the match when its
+    deadline comes)."""
     match.version += 1  # the row is locked: no lost update
-    rows.match_save(match, {*fields, "version", "updated_at"})
+    rows.match_save(match, {*fields, "version", "updated_at"}, move=move)
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
@@ -476,6 +478,7 @@ def _commit(
     *,
     now: datetime,
     fields: set[str] = frozenset(),
+    move: dict | None = None,
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
     the next deadline and the version; the computer's seats are ready for the next game
@@ -529,7 +532,15 @@ def _commit(
     if new.status == PLAYING and new.current.position.to_move in bots:
         game = new.current
         transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
-    return _bump(match, seats, new, now=now, fields=changed, previous_deadline=previous_deadline)
+    return _bump(
+        match,
+        seats,
+        new,
+        now=now,
+        fields=changed,
+        previous_deadline=previous_deadline,
+        move=move,
+    )
 
 
 def _hand_to_ratings(match: Match, seats: list[SeatRow], state: MatchState, *, now) -> None:
