@@ -22,8 +22,6 @@ import argparse
 import itertools
 import math
 import multiprocessing
-import os
-import platform
 import statistics
 import sys
 import time
@@ -33,23 +31,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import machine
 from games.engine import VARIANTS
 from games.engine.bots import DEFAULT_NODES, decide
 from games.engine.match import MatchState
 
 LEVEL_NAMES = {1: "random", 2: "greedy", 3: "heuristic", 4: "search"}
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 @dataclass(frozen=True)

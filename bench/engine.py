@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import random
 import statistics
 import sys
@@ -32,27 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.machine import machine
 from games.engine import VARIANTS, Position
 from games.engine.reference import ReferencePosition
 
 FAST_REPEATS = 7
 REFERENCE_REPEATS = 3
 TARGETS = {"classic": ("move", 50.0, "µs"), "big": ("previews", 1.0, "ms")}
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{model}, {os.cpu_count()} cores, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.system()} {platform.release()}"
-    )
 
 
 def best_of(repeats: int, run: Callable[[], object]) -> float:

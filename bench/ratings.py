@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
@@ -30,23 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.machine import machine  # noqa: E402
+
 SCALE = "fast"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"{platform.system()} {platform.release()}"
-    )
 
 
 def build(members: int, matches: int, seed: int) -> list[int]:

@@ -25,7 +25,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import random
 import subprocess
 import sys
@@ -37,6 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.machine import machine  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "1")  # this process only builds the data
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
@@ -47,15 +49,6 @@ LAYERS = {
 }
 HOST = "127.0.0.1"
 ECHO_APP = "bench.echo_asgi:application"
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            model = line.split(":", 1)[1].strip()
-            break
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 # --- the site's data ------------------------------------------------------------------

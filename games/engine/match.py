@@ -282,6 +282,15 @@ class MatchState:
     def abandon(self, seat: int) -> MatchState:
         return self._leave(seat, ABANDONED, "abandon")
 
+    def event(self, seat: int | None, name: str) -> MatchState:
+        """One of the events ``GameState.events`` keeps, by its name: ``resign_game``,
+        ``resign_match``, ``flag``, ``abandon`` (of ``seat``) or ``abort``."""
+        if name == "abort":
+            return self.abort(forced=True)
+        if seat is None or name not in ("resign_game", "resign_match", "flag", "abandon"):
+            raise MatchError("not_allowed", f"no event {name!r} of seat {seat}")
+        return getattr(self, name)(seat)
+
     def take_back(self, plies: int) -> MatchState:
         """The current game as it was ``plies`` moves ago (practice tables: the player's
         last move and the computer's answer). Only while the game is being played and had

@@ -124,16 +124,9 @@ def record_of(
 
 
 def _event(state: MatchState, seat: int | None, event: str) -> MatchState:
-    if event == "abort":
-        return state.abort()
-    if seat is None:
+    if event != "abort" and seat is None:
         raise RecordError(f"{event} needs a seat")
-    return {
-        "resign_game": state.resign_game,
-        "resign_match": state.resign_match,
-        "flag": state.flag,
-        "abandon": state.abandon,
-    }[event](seat)
+    return state.event(seat, event) if event != "abort" else state.abort()
 
 
 @dataclass(frozen=True)

@@ -42,17 +42,6 @@ class Step:
         return f"{who} {self.move if self.event is None else self.event}".strip()
 
 
-def _event(state: MatchState, seat: int | None, event: str) -> MatchState:
-    if event == "abort":
-        return state.abort(forced=True)
-    return {
-        "resign_game": state.resign_game,
-        "resign_match": state.resign_match,
-        "flag": state.flag,
-        "abandon": state.abandon,
-    }[event](seat)
-
-
 def steps(state: MatchState) -> list[list[Step]]:
     """Every game of ``state`` step by step: its start, then each move and event."""
     replayed = MatchState.new(state.board, games=state.games_planned)
@@ -65,7 +54,7 @@ def steps(state: MatchState) -> list[list[Step]]:
         for ply in range(game.ply + 1):
             for at, seat, event in game.events:
                 if at == ply:
-                    replayed = _event(replayed, seat, event)
+                    replayed = replayed.event(seat, event)
                     after = replayed.games[game.number - 1].position
                     timeline.append(Step(ply, after, seat=seat, event=event))
             if ply < game.ply:
