@@ -21,8 +21,8 @@ export function readTexts(templateId, lang = pageLanguage()) {
       texts.set(node.dataset.t, node.textContent.trim());
     }
   }
-  // The catalogues follow European Portuguese, where 0 takes the plural.
-  const pluralRules = new Intl.PluralRules(lang === "pt" ? "pt-PT" : lang);
+  // The same rules as the catalogues (Portuguese is Brazilian: 0 and 1 are singular).
+  const pluralRules = new Intl.PluralRules(lang === "pt" ? "pt-BR" : lang);
 
   /** Whether the page has a text for this key. */
   function has(key) {
