@@ -8,6 +8,7 @@ import { openSocket } from "../socket.js";
 import { readTexts } from "../texts.js";
 import { createBoard, parseFpn } from "./board.js";
 import { setupChat } from "./chat.js";
+import { setupLayout } from "./layout.js";
 import { createClock } from "./clock.js";
 import { readPalette, setupColours } from "./colours.js";
 import { setupMoves } from "./moves.js";
@@ -68,6 +69,7 @@ function start(root) {
     },
   });
   setupOptions(root, sound);
+  const layout = setupLayout(root);
 
   /** Send a message on the table's socket; action names what the player did, for errors. */
   function send(message, action) {
@@ -112,6 +114,7 @@ function start(root) {
     moves.render(previous);
     moves.renderSpectators();
     clock.start(s.clock, s.server_time);
+    layout.fit();
     announceTurn(previous);
   }
 
