@@ -10,6 +10,7 @@ import { createBoard, parseFpn } from "./board.js";
 import { setupChat } from "./chat.js";
 import { setupLayout } from "./layout.js";
 import { createClock } from "./clock.js";
+import { setupEnding } from "./ending.js";
 import { readPalette, setupColours } from "./colours.js";
 import { setupMoves } from "./moves.js";
 import { setupOptions } from "./options.js";
@@ -51,6 +52,7 @@ function start(root) {
     fpn: null,
     pending: false, // a move was sent and its state has not arrived yet
     armed: null, // touch: the colour tapped once (a second tap plays it)
+    replaying: false, // the board shows an earlier position (replay.js)
     send: send,
     serverNow: () => Date.now() + serverOffset,
   };
@@ -59,6 +61,7 @@ function start(root) {
   const colours = setupColours(table, board);
   const sound = createSound(root);
   const panel = setupPanel(table);
+  const ending = setupEnding(table);
   const moves = setupMoves(table);
   const chat = setupChat(table);
   const clock = createClock(root, {
@@ -111,6 +114,7 @@ function start(root) {
     colours.render();
     panel.renderStatus();
     panel.renderMatch();
+    ending.render();
     moves.render(previous);
     moves.renderSpectators();
     clock.start(s.clock, s.server_time);

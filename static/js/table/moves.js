@@ -3,7 +3,7 @@
 
 import { byId as $, el } from "../dom.js";
 import { gameResultText, resultText } from "./results.js";
-import { playerName } from "./seats.js";
+import { memberLink, playerName } from "./seats.js";
 
 /** The move list of the table; render(previous) redraws it for table.state when it
     changed and announces what is new since previous. */
@@ -29,7 +29,7 @@ export function setupMoves(table) {
           const item = el("li", "move");
           item.append(el("span", "ply", move.ply + "."));
           const who = el("span", "who");
-          who.append(el("span", "seat-letter", move.seat), document.createTextNode(nameOf(move.seat)));
+          who.append(el("span", "seat-letter", move.seat), memberLink(s, move.seat, texts));
           item.append(who);
           if (move.color === "swap") {
             item.append(el("span", "swap-mark", t("swap")));
