@@ -16,6 +16,7 @@ import { setupMoves } from "./moves.js";
 import { setupOptions } from "./options.js";
 import { localPath, show as notify } from "../notify.js";
 import { setupPanel } from "./panel.js";
+import { setupReplay } from "./replay.js";
 import { yourTurn } from "./seats.js";
 import { createSound } from "./sound.js";
 
@@ -73,6 +74,12 @@ function start(root) {
   });
   setupOptions(root, sound);
   const layout = setupLayout(root);
+  const replay = setupReplay(table, board, {
+    onChange() {
+      ending.render();
+      layout.fit();
+    },
+  });
 
   /** Send a message on the table's socket; action names what the player did, for errors. */
   function send(message, action) {
@@ -91,15 +98,16 @@ function start(root) {
     lastVersion = next.version;
     if (next.server_time) serverOffset = next.server_time - Date.now();
     table.pending = false;
-    if (next.match.rematch && previous && !previous.match.rematch) {
-      location.assign(localPath(next.match.rematch_url)); // everyone accepted: it starts now
-      return;
-    }
     table.fpn = parseFpn(next.game.position);
     if (!previous || previous.game.number !== next.game.number || previous.game.ply !== next.game.ply) {
       table.armed = null;
     }
     render(previous);
+    // Everyone accepted a rematch: it starts now, and the page follows it (a reader in the
+    // middle of a replay keeps it, with the link to the rematch in the panel).
+    if (next.match.rematch && previous && !previous.match.rematch && !table.replaying) {
+      location.assign(localPath(next.match.rematch_url));
+    }
   }
 
   function render(previous) {
@@ -109,13 +117,14 @@ function start(root) {
     root.dataset.game = s.game.number;
     root.dataset.ply = s.game.ply;
     root.dataset.toMove = s.game.to_move;
-    board.draw(table.fpn);
+    if (!table.replaying) board.draw(table.fpn); // a replay keeps its position meanwhile
     panel.renderSides();
     colours.render();
     panel.renderStatus();
     panel.renderMatch();
     ending.render();
     moves.render(previous);
+    replay.render();
     moves.renderSpectators();
     clock.start(s.clock, s.server_time);
     layout.fit();

@@ -73,3 +73,11 @@ export function membersLinked(state, letters, texts) {
     letters.map((letter) => memberLink(state, letter, texts))
   );
 }
+
+/** Whether the page may step through the moves: a match that is over, or a spectator of
+    one being played (its players keep the live board). */
+export function replayable(state) {
+  const status = state.match.status;
+  if (status === "finished" || status === "aborted") return true;
+  return !mySeat(state) && (status === "playing" || status === "between_games");
+}
