@@ -66,9 +66,7 @@ def test_the_end_of_each_game_for_players_and_a_spectator(
         expect(page.locator("#game-end-next")).to_have_text(
             re.compile(r"^Game 2 starts in (1:00|0:59), or as soon as every player is ready\.$")
         )
-        expect(page.locator(".countdown")).to_have_attribute(
-            "data-next-game-at", str(next_game_at)
-        )
+        expect(page.locator(".countdown")).to_have_attribute("data-next-game-at", str(next_game_at))
         box = page.locator("#game-end .game-end-card").bounding_box()
         size = page.viewport_size
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5

@@ -149,7 +149,9 @@ def test_a_four_player_match_on_a_phone(browser, site, login, make_member, scree
     field = page.locator("#replay-fpn")
     expect(field).to_be_visible()
     expect(field).to_have_value(fifth.to_text())
-    selected = field.evaluate("f => [f.selectionStart, f.selectionEnd, document.activeElement === f]")
+    selected = field.evaluate(
+        "f => [f.selectionStart, f.selectionEnd, document.activeElement === f]"
+    )
     assert selected == [0, len(fifth.to_text()), True]
     expect(page.locator("#replay-copied")).to_be_hidden()
     for selector in ("#board-wrap svg", "#replay-slider", "#replay-copy"):

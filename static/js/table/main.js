@@ -16,6 +16,7 @@ import { setupMoves } from "./moves.js";
 import { setupOptions } from "./options.js";
 import { localPath, show as notify } from "../notify.js";
 import { setupPanel } from "./panel.js";
+import { setupPractice } from "./practice.js";
 import { setupReplay } from "./replay.js";
 import { yourTurn } from "./seats.js";
 import { createSound } from "./sound.js";
@@ -60,6 +61,7 @@ function start(root) {
 
   const board = createBoard(root, table.palette);
   const colours = setupColours(table, board);
+  const practice = setupPractice(table, board);
   const sound = createSound(root);
   const panel = setupPanel(table);
   const ending = setupEnding(table);
@@ -120,6 +122,7 @@ function start(root) {
     if (!table.replaying) board.draw(table.fpn); // a replay keeps its position meanwhile
     panel.renderSides();
     colours.render();
+    practice.render();
     panel.renderStatus();
     panel.renderMatch();
     ending.render();
@@ -165,6 +168,8 @@ function start(root) {
     if (message.type === "state") {
       applyState(message, { checkGap: !firstOnSocket });
       firstOnSocket = false;
+    } else if (message.type === "hint") {
+      practice.show(message); // for this socket only, at practice tables
     } else if (message.type === "chat") {
       chat.add(message);
     } else if (message.type === "error") {
