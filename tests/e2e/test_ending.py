@@ -111,6 +111,22 @@ def test_the_end_of_each_game_for_players_and_a_spectator(
     v.reload()  # a page opened after the end shows the replay, not the card
     expect(v.locator("#table[data-replay-game]")).to_have_count(1)
     expect(v.locator("#game-end")).to_be_hidden()
+
+    # Every name on the page links to the member's page, in the page's language.
+    off_the_loop(services.chat_post, match_id=match.pk, user=bob, text="gg", now=timing.now())
+    v.goto(f"{site.url}/es/match/{match.pk}/")
+    expect(v.locator(".chat-message")).to_have_count(1)
+    for selector, name in (
+        ('.player[data-seat="A"] .player-name a', "alice"),
+        ('#moves .move[data-game="1"][data-ply="2"] a.member', "bob"),
+        (".chat-message .chat-author a", "bob"),
+        ("#game-results li a.member", "bob"),
+        ("#match-score-body tr th a", "alice"),
+        ("#replay-info a.member", "alice"),
+    ):
+        link = v.locator(selector).first
+        expect(link).to_have_text(name)
+        expect(link).to_have_attribute("href", f"/es/@/{name}/")
     assert not errors
     for context in (desk, phone, watcher):
         context.close()

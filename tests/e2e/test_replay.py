@@ -220,3 +220,61 @@ def test_a_spectator_steps_back_while_the_match_goes_on(
     assert not errors
     watching.close()
     playing.close()
+
+
+@pytest.mark.parametrize("variant", ["vinco", "pairs"])
+def test_every_step_of_the_swap_and_of_pairs(browser, site, make_member, variant):
+    members = [make_member(name) for name in ("alice", "bob", "carol", "dave")]
+    seats = 2 if variant == "vinco" else 4
+    match = off_the_loop(
+        services.match_create,
+        variant=variant,
+        members=members[:seats],
+        now=timing.now(),
+        seed=SEED,
+    )
+    play_greedy(match, members, moves=1)
+    if variant == "vinco":  # bob takes alice's position (pie rule)
+        off_the_loop(
+            services.move_play,
+            match_id=match.pk,
+            user=members[1],
+            ply=1,
+            color="swap",
+            received_at=timing.now(),
+        )
+    play_greedy(match, members, moves=4)
+    off_the_loop(services.match_resign, match_id=match.pk, user=members[1], now=timing.now())
+    state = current_state(match)
+    assert state.status == "finished"
+    game = state.games[0]
+
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{site.url}/match/{match.pk}/")
+    expect(page.locator("#table[data-replay-game]")).to_have_count(1)
+    page.keyboard.press("Home")
+    for ply in range(game.ply + 1):
+        expect(shown(page, 1, ply)).to_have_count(1)
+        assert cell_classes(page) == drawn(after_moves(state, 1, ply)), ply
+        if variant == "vinco" and ply == 2:
+            expect(page.locator("#replay-info")).to_have_text(
+                f"Move 2 of {game.ply} · bob swapped (pie rule)"
+            )
+            expect(page.locator(".board polygon.gain")).to_have_count(0)
+        page.keyboard.press("ArrowRight")
+    # The last step: bob's resignation; in Pairs the team's scores are added up.
+    expect(page.locator("#replay-info")).to_have_text(
+        re.compile(rf"^Move {game.ply} of {game.ply} · bob resigned the match$")
+    )
+    if variant == "pairs":
+        scores = game.position.scores
+        expect(page.locator("#replay-scores .replay-score")).to_have_text(
+            [
+                re.compile(rf"alice\D*carol\D*{scores[0] + scores[2]}$"),
+                re.compile(rf"bob\D*dave\D*{scores[1] + scores[3]}$"),
+            ]
+        )
+    assert not errors
+    page.close()

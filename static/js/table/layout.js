@@ -7,6 +7,7 @@
 const MARGIN = 6; // px kept free below the play area
 const LARGE_SCREEN = 960; // px wide: never scroll the header away there
 const SMALLEST_SHARE = 0.9; // below this share of the width-bound board, scroll instead
+const SMALLEST_BOARD = 200; // px high at least, even if the colours then need scrolling
 
 /** Size the board of root now and whenever the screen or the parts around the board
     change size; returns fit() to call after the page redrew those parts. */
@@ -50,9 +51,9 @@ export function setupLayout(root) {
     const widest = bounded(width, Infinity);
     const small = viewWidth < LARGE_SCREEN;
     if (small && here.height < SMALLEST_SHARE * widest.height) {
-      return { ...bounded(width, below - MARGIN), scroll: true };
+      return { ...bounded(width, Math.max(below - MARGIN, SMALLEST_BOARD)), scroll: true };
     }
-    return { ...here, scroll: false };
+    return { ...bounded(width, Math.max(here.height, SMALLEST_BOARD)), scroll: false };
   }
 
   function bounded(width, height) {
