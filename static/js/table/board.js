@@ -29,7 +29,9 @@ export function parseFpn(text) {
 
 /**
  * The board inside root (#board-wrap svg): draw(fpn) recolours every cell and its
- * symbol, highlight(cells) marks these cells (and unmarks the others).
+ * symbol; mark(kind, cells) gives these cells the class kind (and takes it from the
+ * others): "hl" a colour's preview, "gain" the cells a replayed move took, "hint" a hint.
+ * highlight(cells) is mark("hl", cells).
  */
 export function createBoard(root, palette) {
   const svg = root.querySelector("#board-wrap svg");
@@ -39,10 +41,11 @@ export function createBoard(root, palette) {
     for (const mark of svg.querySelectorAll(".marks text[data-i]")) marks[mark.dataset.i] = mark;
   }
   const baseClass = polygons.map((p) => p.getAttribute("class") || "");
-  let highlighted = new Set();
+  const marked = { hl: new Set(), gain: new Set(), hint: new Set() };
 
   function paintCell(i) {
-    const wanted = highlighted.has(i) ? baseClass[i] + " hl" : baseClass[i];
+    let wanted = baseClass[i];
+    for (const kind in marked) if (marked[kind].has(i)) wanted += " " + kind;
     if (polygons[i].getAttribute("class") !== wanted) polygons[i].setAttribute("class", wanted);
   }
 
@@ -74,12 +77,16 @@ export function createBoard(root, palette) {
     }
   }
 
-  function highlight(cells) {
+  function mark(kind, cells) {
     const next = new Set(cells || []);
-    const changed = new Set([...highlighted, ...next]);
-    highlighted = next;
+    const changed = new Set([...marked[kind], ...next]);
+    marked[kind] = next;
     for (const i of changed) if (i < polygons.length) paintCell(i);
   }
 
-  return { draw, highlight };
+  function highlight(cells) {
+    mark("hl", cells);
+  }
+
+  return { draw, mark, highlight };
 }

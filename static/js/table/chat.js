@@ -2,6 +2,7 @@
    and the form that sends one. */
 
 import { byId as $, el } from "../dom.js";
+import { userLink } from "./seats.js";
 
 const LONGEST = 500;
 
@@ -21,7 +22,9 @@ export function setupChat(table) {
       item.classList.add("spectators-only");
       item.append(el("span", "badge", t("spectators_only")));
     }
-    item.append(el("strong", "chat-author", message.username || t("deleted")));
+    const author = el("strong", "chat-author");
+    author.append(message.username ? userLink(message.username) : t("deleted"));
+    item.append(author);
     item.append(el("span", "chat-text", message.text));
     list.append(item);
     list.scrollTop = list.scrollHeight;

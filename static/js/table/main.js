@@ -8,12 +8,16 @@ import { openSocket } from "../socket.js";
 import { readTexts } from "../texts.js";
 import { createBoard, parseFpn } from "./board.js";
 import { setupChat } from "./chat.js";
+import { setupLayout } from "./layout.js";
 import { createClock } from "./clock.js";
+import { setupEnding } from "./ending.js";
 import { readPalette, setupColours } from "./colours.js";
 import { setupMoves } from "./moves.js";
 import { setupOptions } from "./options.js";
 import { localPath, show as notify } from "../notify.js";
 import { setupPanel } from "./panel.js";
+import { setupPractice } from "./practice.js";
+import { setupReplay } from "./replay.js";
 import { yourTurn } from "./seats.js";
 import { createSound } from "./sound.js";
 
@@ -50,14 +54,17 @@ function start(root) {
     fpn: null,
     pending: false, // a move was sent and its state has not arrived yet
     armed: null, // touch: the colour tapped once (a second tap plays it)
+    replaying: false, // the board shows an earlier position (replay.js)
     send: send,
     serverNow: () => Date.now() + serverOffset,
   };
 
   const board = createBoard(root, table.palette);
   const colours = setupColours(table, board);
+  const practice = setupPractice(table, board);
   const sound = createSound(root);
   const panel = setupPanel(table);
+  const ending = setupEnding(table);
   const moves = setupMoves(table);
   const chat = setupChat(table);
   const clock = createClock(root, {
@@ -68,6 +75,13 @@ function start(root) {
     },
   });
   setupOptions(root, sound);
+  const layout = setupLayout(root);
+  const replay = setupReplay(table, board, {
+    onChange() {
+      ending.render();
+      layout.fit();
+    },
+  });
 
   /** Send a message on the table's socket; action names what the player did, for errors. */
   function send(message, action) {
@@ -86,15 +100,16 @@ function start(root) {
     lastVersion = next.version;
     if (next.server_time) serverOffset = next.server_time - Date.now();
     table.pending = false;
-    if (next.match.rematch && previous && !previous.match.rematch) {
-      location.assign(localPath(next.match.rematch_url)); // everyone accepted: it starts now
-      return;
-    }
     table.fpn = parseFpn(next.game.position);
     if (!previous || previous.game.number !== next.game.number || previous.game.ply !== next.game.ply) {
       table.armed = null;
     }
     render(previous);
+    // Everyone accepted a rematch: it starts now, and the page follows it (a reader in the
+    // middle of a replay keeps it, with the link to the rematch in the panel).
+    if (next.match.rematch && previous && !previous.match.rematch && !table.replaying) {
+      location.assign(localPath(next.match.rematch_url));
+    }
   }
 
   function render(previous) {
@@ -104,14 +119,18 @@ function start(root) {
     root.dataset.game = s.game.number;
     root.dataset.ply = s.game.ply;
     root.dataset.toMove = s.game.to_move;
-    board.draw(table.fpn);
+    if (!table.replaying) board.draw(table.fpn); // a replay keeps its position meanwhile
     panel.renderSides();
     colours.render();
+    practice.render();
     panel.renderStatus();
     panel.renderMatch();
+    ending.render();
     moves.render(previous);
+    replay.render();
     moves.renderSpectators();
     clock.start(s.clock, s.server_time);
+    layout.fit();
     announceTurn(previous);
   }
 
@@ -149,6 +168,8 @@ function start(root) {
     if (message.type === "state") {
       applyState(message, { checkGap: !firstOnSocket });
       firstOnSocket = false;
+    } else if (message.type === "hint") {
+      practice.show(message); // for this socket only, at practice tables
     } else if (message.type === "chat") {
       chat.add(message);
     } else if (message.type === "error") {

@@ -3,7 +3,7 @@
 
 import { byId as $, el } from "../dom.js";
 import { gameResultText, resultText } from "./results.js";
-import { playerName } from "./seats.js";
+import { memberLink, playerName, replayable } from "./seats.js";
 
 /** The move list of the table; render(previous) redraws it for table.state when it
     changed and announces what is new since previous. */
@@ -15,7 +15,8 @@ export function setupMoves(table) {
 
   function render(previous) {
     const s = table.state;
-    const key = s.games.map((g) => g.number + ":" + g.moves.length).join(",");
+    const jumps = replayable(s); // the ply numbers go to that move in the replay
+    const key = s.games.map((g) => g.number + ":" + g.moves.length).join(",") + (jumps ? "+" : "");
     if (key !== movesShown) {
       movesShown = key;
       const box = $("moves");
@@ -27,9 +28,19 @@ export function setupMoves(table) {
         const list = el("ol", "move-list");
         for (const move of game.moves) {
           const item = el("li", "move");
-          item.append(el("span", "ply", move.ply + "."));
+          item.dataset.game = game.number;
+          item.dataset.ply = move.ply;
+          const ply = el(jumps ? "button" : "span", "ply", move.ply + ".");
+          if (jumps) {
+            ply.type = "button";
+            ply.classList.add("ply-jump");
+            ply.dataset.game = game.number;
+            ply.dataset.ply = move.ply;
+            ply.title = t("replay.jump", { ply: move.ply });
+          }
+          item.append(ply);
           const who = el("span", "who");
-          who.append(el("span", "seat-letter", move.seat), document.createTextNode(nameOf(move.seat)));
+          who.append(el("span", "seat-letter", move.seat), memberLink(s, move.seat, texts));
           item.append(who);
           if (move.color === "swap") {
             item.append(el("span", "swap-mark", t("swap")));

@@ -4,8 +4,9 @@
 
 import { localPath } from "../notify.js";
 import { byId as $, el } from "../dom.js";
-import { gameResultText, halves, resultText } from "./results.js";
-import { isDraw, mySeat, namesOf, playerName, seatIndex, sideOf, yourTurn } from "./seats.js";
+import { phrase } from "./phrases.js";
+import { gameResult, halves, result } from "./results.js";
+import { isDraw, memberLink, membersLinked, mySeat, seatIndex, sideOf, yourTurn } from "./seats.js";
 
 function signed(n) {
   if (n > 0) return "+" + n;
@@ -28,8 +29,8 @@ export function setupPanel(table) {
   const { t } = texts;
   let rematchTimer = null;
   let claimTimer = null;
-  const nameOf = (letter) => playerName(table.state, letter, texts);
-  const namesFor = (letters) => namesOf(table.state, letters, texts);
+  const linkOf = (letter) => memberLink(table.state, letter, texts);
+  const linksFor = (letters) => membersLinked(table.state, letters, texts);
 
   function renderSides() {
     const s = table.state;
@@ -62,7 +63,9 @@ export function setupPanel(table) {
           mark.setAttribute("aria-label", t("to_move_mark"));
           about.append(mark);
         }
-        about.append(el("span", "seat-letter", letter), el("strong", "player-name", nameOf(letter)));
+        const name = el("strong", "player-name");
+        name.append(linkOf(letter));
+        about.append(el("span", "seat-letter", letter), name);
         if (letter === me) about.append(el("span", "you-mark", "(" + t("you") + ")"));
         // No rating shown yet is provisional on a rated scale ("?"), or none at all.
         const scaled = !!table.root.dataset.scale;
@@ -107,13 +110,13 @@ export function setupPanel(table) {
   function renderStatus() {
     const s = table.state;
     const line = $("status-line");
-    const parts = [];
+    const parts = []; // texts, or nodes holding a link
     const between = s.match.status === "between_games";
     if (s.match.format !== "single" && !between) {
       parts.push(t("game_of", { number: s.game.number, total: 2 }));
     }
     if (s.match.status === "playing" && !s.game.over) {
-      parts.push(yourTurn(s) ? t("your_turn") : t("to_move", { player: nameOf(s.game.to_move) }));
+      parts.push(yourTurn(s) ? t("your_turn") : phrase(texts, "to_move", { player: linkOf(s.game.to_move) }));
     } else if (between) {
       parts.push(t("between", { number: s.game.number }));
     } else if (s.match.status === "finished") {
@@ -122,7 +125,8 @@ export function setupPanel(table) {
       parts.push(t("aborted"));
     }
     if (!mySeat(s)) parts.push(t("watching"));
-    line.textContent = parts.join(" · ");
+    line.replaceChildren();
+    parts.forEach((part, i) => line.append(...(i ? [" · ", part] : [part])));
     line.classList.toggle("your-turn", yourTurn(s));
   }
 
@@ -137,7 +141,7 @@ export function setupPanel(table) {
       if (letter === mySeat(s)) row.classList.add("mine");
       const head = el("th");
       head.scope = "row";
-      head.append(el("span", "seat-letter", letter), document.createTextNode(nameOf(letter)));
+      head.append(el("span", "seat-letter", letter), linkOf(letter));
       row.append(head);
       for (let n = 0; n < columns; n++) {
         const game = s.games[n];
@@ -154,7 +158,10 @@ export function setupPanel(table) {
     const results = $("game-results");
     results.replaceChildren();
     for (const game of s.games) {
-      if (game.reason) results.append(el("li", "", gameResultText(s, game, texts)));
+      if (!game.reason) continue;
+      const item = el("li");
+      item.append(gameResult(s, game, texts));
+      results.append(item);
     }
 
     renderResult();
@@ -164,20 +171,23 @@ export function setupPanel(table) {
   function renderResult() {
     const s = table.state;
     const banner = $("result");
-    const text = resultText(s, texts);
-    banner.hidden = !text;
-    banner.textContent = text;
-    if (text && s.match.rating_changes) {
+    const said = result(s, texts);
+    banner.hidden = !said;
+    banner.replaceChildren();
+    if (said) banner.append(said);
+    if (said && s.match.rating_changes) {
       // Once the ratings moved: each player's new rating and the change (+12 / −12).
       const changes = el("p", "rating-changes");
       for (const change of s.match.rating_changes) {
         const item = el("span", "rating-change");
         item.dataset.seat = change.seat;
-        item.textContent = t("rating.change", {
-          player: playerName(s, change.seat, texts),
-          rating: change.after,
-          change: signed(change.change),
-        });
+        item.append(
+          phrase(texts, "rating.change", {
+            player: linkOf(change.seat),
+            rating: change.after,
+            change: signed(change.change),
+          })
+        );
         changes.append(item);
       }
       banner.append(changes);
@@ -199,8 +209,10 @@ export function setupPanel(table) {
     ready.classList.toggle("done", isReady);
     const readyInfo = $("ready-info");
     readyInfo.hidden = !between;
-    readyInfo.textContent = s.match.ready.length ? t("ready.players", { players: namesFor(s.match.ready) }) : "";
-    if (isReady) readyInfo.textContent = t("ready.done") + " · " + readyInfo.textContent;
+    readyInfo.replaceChildren();
+    if (isReady) readyInfo.append(t("ready.done"));
+    if (isReady && s.match.ready.length) readyInfo.append(" · ");
+    if (s.match.ready.length) readyInfo.append(phrase(texts, "ready.players", { players: linksFor(s.match.ready) }));
 
     $("resign-game").hidden = !(active && s.match.format !== "single" && s.match.status === "playing" && !s.game.over);
     $("resign-match").hidden = !(active && (s.match.status === "playing" || between));
@@ -222,7 +234,7 @@ export function setupPanel(table) {
       link.href = localPath(s.match.rematch_url);
       info.append(link);
     } else if (offer) {
-      info.textContent = t("rematch.offered", { players: namesFor(offer.seats) });
+      info.append(phrase(texts, "rematch.offered", { players: linksFor(offer.seats) }));
     }
     clearTimeout(rematchTimer);
     if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
@@ -244,14 +256,14 @@ export function setupPanel(table) {
       return;
     }
     const left = claim.from - table.serverNow();
-    const name = playerName(s, claim.seat, texts);
     info.hidden = false;
     button.hidden = left > 0;
+    info.replaceChildren();
     if (left > 0) {
-      info.textContent = t("claim.soon", { player: name, seconds: Math.ceil(left / 1000) });
+      info.append(phrase(texts, "claim.soon", { player: linkOf(claim.seat), seconds: Math.ceil(left / 1000) }));
       claimTimer = setTimeout(() => renderClaim(mine, active), Math.min(left, 1000));
     } else {
-      info.textContent = t("claim.now", { player: name });
+      info.append(phrase(texts, "claim.now", { player: linkOf(claim.seat) }));
     }
   }
 

@@ -1,7 +1,9 @@
-/* How games and matches ended, in words: for the match panel, the result banner and the
-   announcements read out after a move. */
+/* How games and matches ended, in words: for the match panel, the result banners and the
+   announcements read out after a move. Each comes as nodes (members' names are links)
+   or, for what is only read or heard, as text. */
 
-import { isDraw, namesOf, seatIndex, sideOf } from "./seats.js";
+import { phrase } from "./phrases.js";
+import { isDraw, membersLinked, seatIndex, sideOf } from "./seats.js";
 
 /** Match points with halves: 1.5 -> "1½", 0.5 -> "½". */
 export function halves(x) {
@@ -10,48 +12,65 @@ export function halves(x) {
   return whole === 0 && half ? half : String(whole) + half;
 }
 
-/** One finished game in words: who won it (or that it was drawn) and why. */
-export function gameResultText(state, game, texts) {
-  const { t } = texts;
-  const reason = t("game." + game.reason);
+/** One finished game in words (a fragment): who won it (or that it was drawn) and why. */
+export function gameResult(state, game, texts) {
+  const reason = texts.t("game." + game.reason);
   if (!game.winners.length || isDraw(state, game.winners)) {
-    return t("game.drawn", { number: game.number, reason: reason });
+    return phrase(texts, "game.drawn", { number: game.number, reason: reason });
   }
-  return t("game.won", { winners: namesOf(state, game.winners, texts), number: game.number, reason: reason });
+  return phrase(texts, "game.won", {
+    winners: membersLinked(state, game.winners, texts),
+    number: game.number,
+    reason: reason,
+  });
 }
 
-/** The match's result in words, or "" while it goes on. */
-export function resultText(state, texts) {
-  const { t } = texts;
-  const result = state.match.result;
-  if (!result) return "";
-  const winners = namesOf(state, result.winners, texts);
-  const losers = namesOf(
-    state,
-    state.match.seats.map((x) => x.seat).filter((l) => !result.winners.includes(l)),
-    texts
-  );
+/** One finished game in words, as text. */
+export function gameResultText(state, game, texts) {
+  return gameResult(state, game, texts).textContent;
+}
+
+/** The match's result in words (a fragment), or null while it goes on. */
+export function result(state, texts) {
+  const outcome = state.match.result;
+  if (!outcome) return null;
+  const winners = () => membersLinked(state, outcome.winners, texts);
+  const losers = () =>
+    membersLinked(
+      state,
+      state.match.seats.map((x) => x.seat).filter((l) => !outcome.winners.includes(l)),
+      texts
+    );
   const bySide = state.game.figures.map((f) => state.match.points[seatIndex(f.seats[0])]);
   const totalsBySide = state.game.figures.map((f) => state.match.totals[seatIndex(f.seats[0])]);
   const winnerFirst = (values) => {
-    const w = sideOf(state, result.winners[0]);
+    const w = sideOf(state, outcome.winners[0]);
     return [values[w], ...values.filter((v, i) => i !== w)];
   };
-  switch (result.reason) {
+  switch (outcome.reason) {
     case "points":
-      if (state.match.format === "single") return t("result.points_single", { winners: winners });
-      return t("result.points", { winners: winners, score: winnerFirst(bySide).map(halves).join("–") });
+      if (state.match.format === "single") return phrase(texts, "result.points_single", { winners: winners() });
+      return phrase(texts, "result.points", {
+        winners: winners(),
+        score: winnerFirst(bySide).map(halves).join("–"),
+      });
     case "totals":
-      return t("result.totals", { winners: winners, totals: winnerFirst(totalsBySide).join("–") });
+      return phrase(texts, "result.totals", { winners: winners(), totals: winnerFirst(totalsBySide).join("–") });
     case "drawn":
-      return t("result.drawn", { score: bySide.map(halves).join("–") });
+      return phrase(texts, "result.drawn", { score: bySide.map(halves).join("–") });
     case "resigned":
     case "flagged":
     case "abandoned":
-      return t("result." + result.reason, { winners: winners, losers: losers });
+      return phrase(texts, "result." + outcome.reason, { winners: winners(), losers: losers() });
     case "aborted":
-      return t("result.aborted");
+      return phrase(texts, "result.aborted");
     default:
-      return winners;
+      return winners();
   }
+}
+
+/** The match's result in words, as text, or "" while it goes on. */
+export function resultText(state, texts) {
+  const nodes = result(state, texts);
+  return nodes ? nodes.textContent : "";
 }

@@ -1,5 +1,9 @@
 /* Who sits where in a table state (docs/protocol.md, "state"), whose turn it is, and the
-   members' names: plain reads of the state the server sent, nothing drawn. */
+   members' names (as text, or as links to their pages). */
+
+import { el } from "../dom.js";
+import { localPath } from "../notify.js";
+import { listed } from "./phrases.js";
 
 /** The seat letters, in seat order. */
 export const LETTERS = "ABCD";
@@ -45,4 +49,35 @@ export function playerName(state, letter, texts) {
 /** The names of the members in these seats, as one phrase. */
 export function namesOf(state, letters, texts) {
   return texts.listOf(letters.map((letter) => playerName(state, letter, texts)));
+}
+
+/** A member's name as a link to their page (in the page's language), or the page's text
+    for a deleted member. */
+export function memberLink(state, letter, texts) {
+  const seat = state.match.seats[seatIndex(letter)];
+  if (!seat || !seat.username) return el("span", "member deleted", texts.t("deleted"));
+  return userLink(seat.username);
+}
+
+/** A link to the page of the member with this username. */
+export function userLink(username) {
+  const link = el("a", "member", username);
+  link.href = localPath("/@/" + encodeURIComponent(username) + "/");
+  return link;
+}
+
+/** The members in these seats as links, joined with the page's "and". */
+export function membersLinked(state, letters, texts) {
+  return listed(
+    texts,
+    letters.map((letter) => memberLink(state, letter, texts))
+  );
+}
+
+/** Whether the page may step through the moves: a match that is over, or a spectator of
+    one being played (its players keep the live board). */
+export function replayable(state) {
+  const status = state.match.status;
+  if (status === "finished" || status === "aborted") return true;
+  return !mySeat(state) && (status === "playing" || status === "between_games");
 }
