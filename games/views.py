@@ -92,6 +92,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
             "state": state,
             "seat": seat,
             "ws_path": ws_path,
+            "practice": match.practice,
             "board_svg": render_board(position, interactive=True, css_class="table-board"),
             "palette": palette_for(position.colors),
             "topic": TOPICS[match.variant],

@@ -40,9 +40,11 @@ export function isDraw(state, winners) {
   return new Set(winners.map((letter) => sideOf(state, letter))).size > 1;
 }
 
-/** The name of the member in a seat, or the page's text for a deleted member. */
+/** The name of the member in a seat, the computer's with its level, or the page's text
+    for a deleted member. */
 export function playerName(state, letter, texts) {
   const seat = state.match.seats[seatIndex(letter)];
+  if (seat && seat.bot) return texts.t("bot", { level: seat.bot });
   return seat && seat.username ? seat.username : texts.t("deleted");
 }
 
@@ -55,6 +57,7 @@ export function namesOf(state, letters, texts) {
     for a deleted member. */
 export function memberLink(state, letter, texts) {
   const seat = state.match.seats[seatIndex(letter)];
+  if (seat && seat.bot) return el("span", "member bot", texts.t("bot", { level: seat.bot }));
   if (!seat || !seat.username) return el("span", "member deleted", texts.t("deleted"));
   return userLink(seat.username);
 }
