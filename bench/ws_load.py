@@ -211,6 +211,7 @@ async def player(
         socket = await connect(servers.url(server_index, f"/ws/table/{match_id}/"), cookie)
         sent: dict[tuple[int, int], float] = {}
         asked_rematch = False
+        ready_for = 0  # the game after which this player said ready
         try:
             while time.monotonic() < stop_at:
                 try:
@@ -241,7 +242,8 @@ async def player(
                 if match["status"] == "finished" and not asked_rematch:
                     asked_rematch = True
                     await socket.send('{"type":"rematch"}')
-                elif match["status"] == "between_games" and you["seat"] not in match["ready"]:
+                elif match["status"] == "between_games" and ready_for < game["number"]:
+                    ready_for = game["number"]  # once: states of presence come meanwhile
                     await socket.send('{"type":"ready"}')
                 elif (
                     match["status"] == "playing"

@@ -4,10 +4,12 @@
    Every text comes from the page (<template id="site-texts">). */
 
 import { byId, el, pageLanguage } from "./dom.js";
+import { createSound } from "./sound.js";
 import { readTexts } from "./texts.js";
 
 const { t } = readTexts("site-texts");
 const baseTitle = document.title;
+const sound = createSound(document.body); // body's data-sound: the member's preference
 let unread = 0;
 
 /** A path of this site in the page's language ("/match/5/" → "/bg/match/5/" on a
@@ -33,25 +35,6 @@ function form(action, label, className) {
   button.type = "submit";
   node.append(token, button);
   return node;
-}
-
-function beep() {
-  if (document.body.dataset.sound !== "on") return;
-  try {
-    const audio = new (window.AudioContext || window.webkitAudioContext)();
-    const now = audio.currentTime;
-    const oscillator = audio.createOscillator();
-    const gain = audio.createGain();
-    oscillator.frequency.setValueAtTime(880, now);
-    gain.gain.setValueAtTime(0.0001, now);
-    gain.gain.exponentialRampToValueAtTime(0.2, now + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.35);
-    oscillator.connect(gain).connect(audio.destination);
-    oscillator.start(now);
-    oscillator.stop(now + 0.36);
-  } catch (error) {
-    /* no sound is fine (browsers allow it only after a gesture on the page) */
-  }
 }
 
 function mark() {
@@ -104,7 +87,7 @@ export function show(notice) {
     const left = Math.max(0, notice.expires_at - Date.now());
     toast("challenge-" + notice.id, [text, detail, buttons], left || 120000);
     mark();
-    beep();
+    sound.beep();
     document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
   } else if (notice.kind === "started") {
     const target = localPath(notice.url);

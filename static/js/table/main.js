@@ -19,7 +19,7 @@ import { setupPanel } from "./panel.js";
 import { setupPractice } from "./practice.js";
 import { setupReplay } from "./replay.js";
 import { yourTurn } from "./seats.js";
-import { createSound } from "./sound.js";
+import { createSound } from "../sound.js";
 
 // Closed for good (docs/protocol.md): what the page says instead of reconnecting.
 const CLOSED_TEXTS = {

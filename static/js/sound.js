@@ -1,8 +1,8 @@
-/* The short sound when the turn becomes the player's, if the member turned it on
-   (root's data-sound). Browsers allow audio only after a gesture on the page, so the
+/* A short sound (the turn becoming the player's, a challenge), if the member turned it
+   on (root's data-sound). Browsers allow audio only after a gesture on the page, so the
    first key or pointer press unlocks it. */
 
-/** The sound of the table: unlock() after a gesture or when it is turned on, beep(). */
+/** A page's sound: unlock() after a gesture or when it is turned on, beep(). */
 export function createSound(root) {
   let audio = null;
 
