@@ -248,7 +248,7 @@ SOCKET_RATE = (int(os.environ.get("SOCKET_RATE", "30")), 10.0)  # messages per s
 CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
 # Database work of sockets runs on this many threads per process; beyond DB_QUEUE_LIMIT
 # waiting calls a socket's request is refused at once with ``rate_limited``.
-DB_THREADS = int(os.environ.get("DB_THREADS", "4"))
+DB_THREADS = int(os.environ.get("DB_THREADS", "2"))
 DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
 
 # --- Members --------------------------------------------------------------------------

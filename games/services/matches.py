@@ -151,6 +151,27 @@ def match_create(
     return match
 
 
+# The engine state of the last version of each table this process committed: the next
+# move there skips parsing it from the row again (its FPN). Filled only after commit.
+_committed: dict[int, tuple[int, MatchState]] = {}
+COMMITTED_KEPT = 4096
+
+
+def engine_state(match: Match) -> MatchState:
+    """The match's engine state, from this process's last commit when it is the same
+    version, else from the row."""
+    kept = _committed.get(match.pk)
+    if kept is not None and kept[0] == match.version:
+        return kept[1]
+    return MatchState.from_dict(match.state)
+
+
+def _remember(match_id: int, version: int, state: MatchState) -> None:
+    if len(_committed) >= COMMITTED_KEPT:
+        _committed.clear()  # a cache of the hot tables: starting over costs one parse each
+    _committed[match_id] = (version, state)
+
+
 def _shown(rating) -> float | None:
     """The rating shown at a seat: rounded; none while provisional (SPEC §4: "?")."""
     if rating is None or rating.provisional:
@@ -234,7 +255,7 @@ def _play(
 ) -> Match | None:
     """A move of ``seat`` on the locked match, checked against the game and the clock.
     None when the mover's time had run out: the seat is flagged instead."""
-    state = MatchState.from_dict(match.state)
+    state = engine_state(match)
     if state.status != PLAYING:
         raise TableError("game_over", _("No game is being played now."))
     game = state.current
@@ -465,6 +486,7 @@ def _bump(
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
     transaction.on_commit(partial(events.table_changed, match.pk, event))
+    transaction.on_commit(partial(_remember, match.pk, match.version, state))
     if match.deadline is not None and match.deadline != previous_deadline:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match
