@@ -128,7 +128,6 @@ if database_url:
             "options": "-c statement_timeout={0} -c lock_timeout={0}".format(
                 int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "5000"))
             ),
-            "server_side_binding": env_bool("DB_SERVER_SIDE_BINDING", False),
         }
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery

@@ -55,6 +55,16 @@ def can_moderate(user: Any) -> bool:
     )
 
 
+def locked_table(
+    match_id: int, *, session_key: str | None = None, now: datetime | None = None
+) -> tuple[Match, list[SeatRow]]:
+    """``locked_match`` and ``seats_for`` together (one round trip on PostgreSQL)."""
+    match, seats = rows.match_and_seats_locked(match_id, session_key=session_key, now=now)
+    if match is None:
+        raise TableError("not_found", _("This table does not exist."))
+    return match, seats
+
+
 def locked_match(match_id: int) -> Match:
     """The match row locked for the rest of the transaction (every change takes it). The
     seats are read apart (``seats_for``), without their members' rows."""

@@ -63,9 +63,8 @@ def match_locked(match_id: int) -> Match | None:
     return Match.from_db(connection.alias, names, _convert(row, converters))
 
 
-def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
-    """The seats with their members' names and bans, and whether ``session_key`` is still
-    valid (one statement)."""
+def _seats_sql(session_key: str | None, now: datetime | None) -> tuple[str, list[Any]]:
+    """The seats' statement; its parameters, but for the match id that comes last."""
     seat, user, session = (
         connection.ops.quote_name(model._meta.db_table) for model in (Seat, User, Session)
     )
@@ -74,18 +73,46 @@ def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) 
     if session_key is not None:
         valid = f"EXISTS (SELECT 1 FROM {session} WHERE session_key = %s AND expire_date > %s)"
         params += [session_key, connection.ops.adapt_datetimefield_value(now)]
-    params.append(match_id)
     sql = (
         f"SELECT s.seat, s.member_id, u.username, s.rating, s.connected, s.absent_since, "
         f"u.banned_at, u.banned_until, {valid}, s.bot_level "
         f"FROM {seat} s LEFT JOIN {user} u ON u.id = s.member_id "
         f"WHERE s.match_id = %s ORDER BY s.seat"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    return sql, params
+
+
+def _seat_rows(rows) -> list[SeatRow]:
     converters = _seat_converters(connection.vendor)
     return [SeatRow(*_convert(row, converters)) for row in rows]
+
+
+def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
+    """The seats with their members' names and bans, and whether ``session_key`` is still
+    valid (one statement)."""
+    sql, params = _seats_sql(session_key, now)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, match_id])
+        return _seat_rows(cursor.fetchall())
+
+
+def match_and_seats_locked(
+    match_id: int, *, session_key: str | None, now: datetime | None
+) -> tuple[Match | None, list[SeatRow]]:
+    """``match_locked`` and then ``seats_read``: on PostgreSQL both statements go in one
+    round trip (the seats' statement runs after the lock, so it reads them as they are)."""
+    if connection.vendor != "postgresql":
+        return match_locked(match_id), seats_read(match_id, session_key=session_key, now=now)
+    names, match_sql, converters = _match_select(connection.vendor)
+    seats_sql, params = _seats_sql(session_key, now)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{match_sql}; {seats_sql}", [match_id, *params, match_id])
+        row = cursor.fetchone()
+        cursor.nextset()
+        seats = _seat_rows(cursor.fetchall())
+    if row is None:
+        return None, []
+    return Match.from_db(connection.alias, names, _convert(row, converters)), seats
 
 
 @cache

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import events, rows, timing
 from games import state as public
-from games.access import locked_match, player_seat_or_error, seats_for
+from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import PRESETS, Clock, parse_preset
@@ -224,8 +224,7 @@ def move_play(
     the mover's time ran out is refused, and the seat is flagged instead. With
     ``session_key`` (a socket's), a session that ended acts no more."""
     with transaction.atomic():
-        match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=received_at)
+        match, seats = locked_table(match_id, session_key=session_key, now=received_at)
         seat = player_seat_or_error(seats, user, now=received_at)
         played = _play(match, seats, seat, ply, color, received_at)
     if played is None:
@@ -316,8 +315,7 @@ def _player_event(
 ) -> Match:
     """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
     with transaction.atomic():
-        match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
@@ -331,8 +329,7 @@ def match_claim(
     """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
     present socket for a minute, or at a no-clock table no move for five minutes."""
     with transaction.atomic():
-        match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
         seat = player_seat_or_error(seats, user, now=now)
         state = MatchState.from_dict(match.state)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
@@ -410,8 +407,7 @@ def rematch_offer(
     """Offer or accept a rematch; when every player accepts within the window a new match
     with the same variant, clock and seats (a new board) starts."""
     with transaction.atomic():
-        match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status != Match.Status.FINISHED:
             raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
