@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -36,16 +37,18 @@ def socket_open(
     with transaction.atomic():
         seat = None
         if match_id is not None:
-            if not Match.objects.filter(pk=match_id).exists():
+            seats = seats_for(match_id)
+            if not seats and not Match.objects.filter(pk=match_id).exists():
                 raise TableError("not_found", _("This table does not exist."))
-            seat = seat_of(seats_for(match_id), member)
+            seat = seat_of(seats, member)
         if member is not None and member.is_authenticated:
             # The member's row lock orders their sockets opening at the same moment.
             User.objects.select_for_update().filter(pk=member.pk).update(last_seen=now)
-            mine = Presence.objects.filter(member=member, closed=False, last_seen__gt=_horizon(now))
-            if mine.count() >= settings.SOCKETS_PER_MEMBER or (
-                match_id is not None
-                and mine.filter(match_id=match_id).count() >= settings.SOCKETS_PER_TABLE
+            mine = Presence.objects.filter(
+                member=member, closed=False, last_seen__gt=_horizon(now)
+            ).aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
+            if mine["anywhere"] >= settings.SOCKETS_PER_MEMBER or (
+                match_id is not None and mine["here"] >= settings.SOCKETS_PER_TABLE
             ):
                 raise TableError("too_many_sockets", _("You have too many pages open."))
         Presence.objects.create(
