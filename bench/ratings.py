@@ -107,6 +107,8 @@ def bench(members: int, matches: int, seed: int) -> None:
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")  # a throwaway database, never served
+    os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
     django.setup()
     from django.db import connection
     from django.test.utils import setup_databases, teardown_databases
