@@ -69,6 +69,10 @@ class Match(models.Model):
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     #: the next moment something happens by itself (a flag, an abort, game 2): the sweep's index
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    #: when the ``match_tick`` task that answers for this match comes; not before
+    #: ``deadline``'s moment, so a move that moves the deadline later queues no task: that
+    #: task, finding the deadline later, queues the next one (``services.match_tick``)
+    tick_due = models.DateTimeField(_("clock check due"), null=True, blank=True)
     current_game = models.ForeignKey(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -14,6 +14,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -355,13 +356,30 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
     """Do what is due at ``now``: flag a seat whose time ran out, abort a match whose
     first moves did not come, start game 2 after the break. Idempotent: the stored
     clock and deadline decide, so running it twice, late or early, changes nothing more.
-    With ``deadline`` (the one a task was scheduled for), a match whose deadline moved
-    since is skipped without taking its lock: another task waits for the new one."""
-    if deadline is not None and not Match.objects.filter(pk=match_id, deadline=deadline).exists():
-        return False
+    With ``deadline`` (the moment a task was scheduled for): a task that comes early does
+    nothing; the task the match counts on (its ``tick_due``) that finds the deadline moved
+    later queues the next one for it; any other task whose deadline moved since is skipped
+    without taking the lock."""
+    if deadline is not None:
+        if now < deadline:
+            return False
+        if not Match.objects.filter(
+            Q(deadline=deadline) | Q(tick_due=deadline), pk=match_id
+        ).exists():
+            return False
     with transaction.atomic():
         match = rows.match_locked(match_id)
         if match is None or match.status not in ACTIVE:
+            return False
+        if (
+            deadline is not None
+            and match.tick_due == deadline
+            and match.deadline is not None
+            and now < match.deadline
+        ):  # the deadline moved later since: this task hands over to the next
+            _tick_due(match, now)
+            rows.match_save(match, {"tick_due"})
+            transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
             return False
         state = MatchState.from_dict(match.state)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
@@ -476,16 +494,35 @@ def _bump(
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
     deadline comes)."""
+    tick = match.deadline != previous_deadline and _tick_due(match, now)
     match.version += 1  # the row is locked: no lost update
-    rows.match_save(match, {*fields, "version", "updated_at"}, move=move)
+    rows.match_save(
+        match, {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}, move=move
+    )
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
     transaction.on_commit(partial(events.table_changed, match.pk, event))
     transaction.on_commit(partial(_remember, match.pk, match.version, state))
-    if match.deadline is not None and match.deadline != previous_deadline:
+    if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match
+
+
+def _tick_due(match: Match, now: datetime) -> bool:
+    """Whether the worker must be asked to look at the match at its deadline (then
+    ``tick_due`` is set to it; the caller saves it and queues ``match_tick`` after
+    commit). Not when a task already comes at or before the deadline: that task queues the
+    next one (``match_tick``), so a move that moves the deadline later, as most do, queues
+    nothing. A task that is overdue may have been lost (the broker restarted): then a new
+    one is queued."""
+    if match.deadline is None:
+        return False
+    due = match.tick_due
+    if due is not None and now < due <= match.deadline:
+        return False
+    match.tick_due = match.deadline
+    return True
 
 
 def _commit(

@@ -277,3 +277,61 @@ def test_a_move_and_the_flag_at_the_same_moment_leave_one_result(new_table, alic
         # The flag fell first: the move was refused and nothing of it stored.
         assert outcome["tick"] is True and outcome["move"] == "game_over"
         assert state.reason == "flagged" and moves == 2
+
+
+@pytest.fixture
+def ticks(monkeypatch):
+    """The ``match_tick`` tasks queued, as (match id, deadline), instead of sending them."""
+    queued = []
+    monkeypatch.setattr(
+        "games.events.tick_at", lambda match_id, deadline, now: queued.append((match_id, deadline))
+    )
+    return queued
+
+
+def test_moves_that_move_the_deadline_later_queue_no_task(ticks, new_table, alice, bob):
+    match = new_table("fast", [alice, bob], clock="10+5")
+    first = fresh(match).tick_due  # the abort deadline's task, queued when play began
+    assert ticks == [(match.pk, first)]
+    deadlines = []
+    for second in range(8):
+        play(match, [alice, bob], T0 + timedelta(seconds=second))
+        deadlines.append(fresh(match).deadline)
+    assert len(set(deadlines)) == 8 and first <= min(deadlines)  # every move moved it
+    # No task more: the first one comes earlier and hands over (next test).
+    assert ticks == [(match.pk, first)] and fresh(match).tick_due == first
+
+
+def test_the_task_the_match_counts_on_hands_over_to_the_next(ticks, new_table, alice, bob):
+    match = new_table("fast", [alice, bob], clock="10+5")
+    for second in range(4):
+        play(match, [alice, bob], T0 + timedelta(seconds=second))
+    row = fresh(match)
+    due, deadline, version = row.tick_due, row.deadline, row.version
+    assert due < deadline
+    ticks.clear()
+    # Early (eager mode runs a task at once): nothing.
+    assert not services.match_tick(match_id=match.pk, now=due - timedelta(seconds=1), deadline=due)
+    assert ticks == [] and fresh(match).tick_due == due
+    # On time, the deadline is later: the next task is queued for it; the match is as it was.
+    assert not services.match_tick(match_id=match.pk, now=due, deadline=due)
+    assert ticks == [(match.pk, deadline)]
+    row = fresh(match)
+    assert row.tick_due == deadline and row.version == version and row.status == "playing"
+    # The same task delivered twice: it no longer answers for the match.
+    assert not services.match_tick(match_id=match.pk, now=due, deadline=due)
+    assert ticks == [(match.pk, deadline)]
+    # The new one flags when its moment comes.
+    assert services.match_tick(match_id=match.pk, now=deadline, deadline=deadline)
+    assert state_of(match).reason == "flagged"
+
+
+def test_a_task_that_never_came_is_queued_again_by_the_next_move(ticks, new_table, alice, bob):
+    match = new_table("fast", [alice, bob], clock="10+5")
+    for second in range(3):
+        play(match, [alice, bob], T0 + timedelta(seconds=second))
+    lost = fresh(match).tick_due
+    ticks.clear()
+    play(match, [alice, bob], lost + timedelta(seconds=1))  # its moment passed: lost
+    row = fresh(match)
+    assert ticks == [(match.pk, row.deadline)] and row.tick_due == row.deadline
