@@ -44,7 +44,7 @@ export function readTexts(templateId, lang = pageLanguage()) {
   /** Names joined pairwise with the page's "and" text ("{a} and {b}"). */
   function listOf(names) {
     if (names.length <= 1) return names.join("");
-    return names.slice(0, -1).reduce((a, b) => t("and", { a: a, b: b }), names[names.length - 1]);
+    return names.slice(1).reduce((a, b) => t("and", { a: a, b: b }), names[0]);
   }
 
   return { lang, has, t, counted, listOf };

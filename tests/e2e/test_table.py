@@ -309,3 +309,25 @@ def test_the_table_catches_up_after_lost_states_and_reconnects(browser, site, lo
     assert not errors
     context.close()
     spectator.close()
+
+
+def test_names_are_joined_in_their_order(browser, site, make_member):
+    """Pairs and three or four seats name several members ("alice and carol")."""
+    members = [make_member(name) for name in ("ann", "ben", "cat", "dan")]
+    match = off_the_loop(
+        services.match_create, variant="four", members=members, now=timing.now(), seed=1
+    )
+    for language, joined in (("", "ann and ben and cat"), ("/es", "ann y ben y cat")):
+        page = browser.new_page()
+        page.goto(f"{site.url}{language}/match/{match.pk}/")
+        listed = page.evaluate(
+            """async () => {
+                const { readTexts } = await import("/static/js/texts.js");
+                const { listOf } = readTexts("table-texts");
+                return [listOf(["ann"]), listOf(["ann", "ben"]), listOf(["ann", "ben", "cat"])];
+            }"""
+        )
+        assert listed[0] == "ann"
+        assert listed[2] == joined
+        assert listed[1] == joined.rsplit(" ", 2)[0]
+        page.close()
