@@ -159,7 +159,7 @@ def test_at_most_three_waiting_tables_and_challenges(members):
 def test_refusals_are_in_the_members_language(make_member):
     ann = Member(make_member("ana"), language="es")
     response = ann.post("/tables/", {**TABLE, "clock": "", "rated": "on"})
-    assert "Una mesa puntuada necesita un reloj." in ann.messages(response)
+    assert "Una mesa con rating necesita un reloj." in ann.messages(response)
     response = ann.post("/tables/", {**TABLE, "variant": "chess"})
     assert any("No existe esa variante." in m for m in ann.messages(response))
 
