@@ -31,7 +31,12 @@ def home(request: HttpRequest) -> HttpResponse:
     """The lobby: tables waiting for players, tables being played, members online, the
     best players, and the member's challenges."""
     context = selectors.lobby(request.user, timing.now())
-    context.update(table_form=TableForm(), play_forms=_play_forms(), rated_variants=RATED_VARIANTS)
+    context.update(
+        table_form=TableForm(),
+        practice_form=PracticeForm(auto_id="id_practice_%s"),
+        play_forms=_play_forms(),
+        rated_variants=RATED_VARIANTS,
+    )
     return render(request, "lobby/home.html", context)
 
 

@@ -55,7 +55,8 @@ def test_hint_and_take_back_at_a_practice_table(
     colour, gain = expected["color"], expected["gained"]
     page.keyboard.press("h")
     name = str(COLOR_NAMES[PALETTE[colour].key]).capitalize()
-    expect(page.locator("#hint-text")).to_have_text(f"Hint: {name} takes {gain} cells")
+    cells = "1 cell" if gain == 1 else f"{gain} cells"
+    expect(page.locator("#hint-text")).to_have_text(f"Hint: {name} takes {cells}")
     expect(page.locator(f'#colours .colour.hinted[data-color="{colour}"]')).to_have_count(1)
     expect(page.locator(".board polygon.hint")).to_have_count(gain)
     screenshot(page, "practice-hint")
@@ -87,4 +88,23 @@ def test_hint_and_take_back_at_a_practice_table(
     expect(spectator.locator("#hint-text")).to_be_hidden()
     spectator.close()
     assert not errors
+    context.close()
+
+
+def test_the_lobby_starts_a_game_against_the_computer(browser, site, login, make_member):
+    alice = make_member("alice")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, alice)
+    page = context.new_page()
+    page.goto(f"{site.url}/es/")
+    page.locator("#practice summary").click()
+    page.get_by_label("Tablero").select_option("classic")
+    page.get_by_label("Nivel del ordenador").select_option("3")
+    page.get_by_label("Quién empieza").select_option("computer")
+    page.get_by_role("button", name="Empezar").click()
+    expect(page.locator("#table[data-practice='1']")).to_have_count(1)
+    match = alice.seats.get().match
+    assert match.practice and match.variant == "classic" and not match.rated
+    seats = {seat.seat: (seat.member_id, seat.bot_level) for seat in match.seats.all()}
+    assert seats == {0: (None, 3), 1: (alice.pk, None)}
     context.close()
