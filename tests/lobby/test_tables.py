@@ -183,3 +183,42 @@ def test_lobby_lists_waiting_tables_with_join_and_own_as_yours(members):
     own = members["ann"].client.get("/").content.decode()
     assert f'action="/tables/{table.pk}/cancel/"' in own and "Your table" in own
     assert 'href="/@/ann/"' in page
+
+
+def test_the_host_fills_the_empty_seats_with_the_computer(members, make_member):
+    ann, ben = members["ann"], members["ben"]
+    table, response = open_table(ann, variant="four", clock="", format="single")
+    assert "Fill the empty seats with the computer" in response.content.decode()
+    ben.post(f"/tables/{table.pk}/join/")
+    # Only the host; in the member's language; nothing changes.
+    dutch = Member(make_member("dirk"), "nl")
+    dutch.post(f"/tables/{table.pk}/join/")
+    refused = dutch.post(f"/tables/{table.pk}/bots/", {"level": "2"})
+    assert "Alleen het lid dat de tafel heeft geopend, kan dat doen." in dutch.messages(refused)
+    assert ben.messages(ben.post(f"/tables/{table.pk}/bots/", {"level": "9"}))
+    table.refresh_from_db()
+    assert table.status == "waiting"
+    response = ann.post(f"/tables/{table.pk}/bots/", {"level": "3"})
+    table.refresh_from_db()
+    assert table.status == "playing"
+    seats = [(s.member.username if s.member else None, s.bot_level) for s in table.seats.all()]
+    assert sorted(seats, key=str) == sorted(
+        [("ann", None), ("ben", None), ("dirk", None), (None, 3)], key=str
+    )
+    assert response.redirect_chain[-1][0] == f"/match/{table.pk}/"
+
+
+def test_rated_and_two_seat_tables_are_not_filled_with_the_computer(members):
+    ann = members["ann"]
+    for settings in ({"variant": "four", "rated": "on"}, {"variant": "fast", "clock": ""}):
+        table, response = open_table(ann, **settings)
+        assert table.variant == settings["variant"] and table.status == "waiting"
+        assert "Fill the empty seats with the computer" not in response.content.decode()
+        refused = ann.post(f"/tables/{table.pk}/bots/", {"level": "2"})
+        assert (
+            "The computer fills seats at unrated tables of three or four players."
+            in ann.messages(refused)
+        )
+        table.refresh_from_db()
+        assert table.status == "waiting"
+        ann.post(f"/tables/{table.pk}/cancel/")
