@@ -5,10 +5,10 @@ stack and channel layer, and a message the size of a Fast state delivered to bot
 of its room through ``group_send``, as a move's state is, with no database and no game.
 """
 
-from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
+from channels.sessions import SessionMiddlewareStack
 from django.urls import path
 
 from config.asgi import application as site  # sets up Django first
@@ -37,7 +37,7 @@ application = ProtocolTypeRouter(
     {
         "http": site.application_mapping["http"],
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
+            SessionMiddlewareStack(
                 URLRouter(
                     [*websocket_urlpatterns, path("ws/echo/<int:room>/", EchoConsumer.as_asgi())]
                 )

@@ -391,13 +391,30 @@ def main() -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="saturated runs per pub/sub configuration"
     )
+    parser.add_argument(
+        "--only",
+        choices=["play", "saturated", "overload"],
+        action="append",
+        help="run only these phases (repeatable); all by default",
+    )
     args = parser.parse_args()
+    phases = set(args.only or ["play", "saturated", "overload"])
     play_seconds, saturate_seconds, overload_seconds = (8, 6, 10) if args.quick else (30, 20, 60)
     sizes = [10, 50] if args.quick else [10, 50, 100, 200]
     print(f"Machine: {machine()}")
     print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     tables = prepare(max(sizes))
 
+    if "play" in phases:
+        play_phase(tables, sizes, play_seconds)
+    if "saturated" in phases:
+        saturated_phase(tables, args.repeat, saturate_seconds)
+    if "overload" in phases:
+        overload_phase(tables, overload_seconds)
+    return 0
+
+
+def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
     print("\n(a) as people play (think 0.5-1.5 s), pub/sub layer")
     print("processes  tables  moves  p50 ms  p99 ms  errors")
     for processes in (1, 2):
@@ -414,13 +431,15 @@ def main() -> int:
         finally:
             servers.stop()
 
-    print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {args.repeat} runs of")
+
+def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
+    print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
     print("the game then the echo, each on fresh servers; the median run by ratio last")
     print("layer   processes  moves/s  echo msg/s  ratio  CPU ms/move  errors")
     for layer in LAYERS:
         for processes in (1, 2):
             runs = []
-            for _ in range(args.repeat if layer == "pubsub" else 1):
+            for _ in range(repeat if layer == "pubsub" else 1):
                 tables = new_tables(tables)
                 runs.append(saturated(layer, processes, tables[:100], saturate_seconds))
                 print(runs[-1].line(), flush=True)
@@ -428,6 +447,8 @@ def main() -> int:
                 ranked = sorted(runs, key=lambda run: run.ratio)
                 print(ranked[len(ranked) // 2].line("median"))
 
+
+def overload_phase(tables, overload_seconds: float) -> None:
     print(f"\nOverload: 200 tables saturated for {overload_seconds} s on 1 process, then")
     servers = Servers(1, "pubsub")
     try:
@@ -440,7 +461,6 @@ def main() -> int:
         )
     finally:
         servers.stop()
-    return 0
 
 
 if __name__ == "__main__":

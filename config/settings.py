@@ -128,6 +128,11 @@ if database_url:
             "options": "-c statement_timeout={0} -c lock_timeout={0}".format(
                 int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "5000"))
             ),
+            # Parameters travel apart from the statement text, and a statement run five
+            # times on a connection is prepared: PostgreSQL plans it once (the move path's
+            # statements repeat on every move; docs/performance.md).
+            "server_side_binding": True,
+            "prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
         }
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery

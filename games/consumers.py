@@ -6,37 +6,47 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from accounts.events import CLOSE_NOT_FOUND
 from games import protocol, selectors, services, state, threads, timers
 from games.errors import TableError
 from games.events import table_group
-from games.sockets import MemberSocket
+from games.sockets import MemberSocket, Opening
 
 
 class TableConsumer(MemberSocket):
     seat: int | None = None
     version: int = -1
 
-    async def connect(self) -> None:
-        route = self.scope["url_route"]["kwargs"]
-        # A private table's socket is reached by its token only (SPEC §9).
-        self.table_id = await threads.run_unbounded(
-            selectors.table_id, match_id=route.get("match_id"), token=route.get("token")
-        )
-        if self.table_id is None:
-            await self.accept()
-            await self.send_json(protocol.error("not_found", _("This table does not exist.")))
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        await super().connect()
+    def _refresh_at_open(self) -> bool:
+        # By the route's id; a private table's socket (by token) refreshes just after.
+        match_id = self.scope["url_route"]["kwargs"].get("match_id")
+        return match_id is not None and timers.refresh_now_allowed(match_id)
 
-    async def opened(self, seat: int | None) -> None:
-        self.seat = seat
+    def _find(self) -> None:
+        # A private table's socket is reached by its token only (SPEC §9).
+        route = self.scope["url_route"]["kwargs"]
+        self.table_id = selectors.table_id(match_id=route.get("match_id"), token=route.get("token"))
+        if self.table_id is None:
+            raise TableError("not_found", _("This table does not exist."))
+
+    def _first(self, seat: int | None, box) -> tuple[dict[str, Any] | None, list[dict]]:
+        """The state (the one the presence refresh just made, else read) and the chat."""
+        event = next(
+            (
+                event
+                for group, event in box
+                if group == table_group(self.table_id) and event["type"] == "table.state"
+            ),
+            None,
+        ) or selectors.table_event(self.table_id)
+        return event, selectors.chat_history(self.table_id, player=seat is not None)
+
+    async def opened(self, opening: Opening) -> None:
+        self.seat = opening.seat
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        await self.send_state()
-        for message in await threads.run_unbounded(
-            selectors.chat_history, self.table_id, player=self.seat is not None
-        ):
+        event, chat = opening.first
+        if event is not None:
+            await self.send_personal(event)
+        for message in chat:
             await self.send_json(message)
 
     async def disconnect(self, code: int) -> None:

@@ -105,7 +105,7 @@ def match_and_seats_locked(
         return match_locked(match_id), seats_read(match_id, session_key=session_key, now=now)
     names, match_sql, converters = _match_select(connection.vendor)
     seats_sql, params = _seats_sql(session_key, now)
-    with connection.cursor() as cursor:
+    with _client_binding_cursor() as cursor:
         cursor.execute(f"{match_sql}; {seats_sql}", [match_id, *params, match_id])
         row = cursor.fetchone()
         cursor.nextset()
@@ -113,6 +113,16 @@ def match_and_seats_locked(
     if row is None:
         return None, []
     return Match.from_db(connection.alias, names, _convert(row, converters)), seats
+
+
+def _client_binding_cursor():
+    """A cursor that binds parameters into the text, as the simple query protocol needs
+    to carry two statements at once (the site's other cursors bind on the server)."""
+    from django.db.backends.postgresql.base import Cursor
+
+    connection.ensure_connection()
+    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    return wrap(Cursor(connection.connection))
 
 
 @cache

@@ -14,17 +14,20 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.contrib.auth import get_user
+from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
-from accounts.selectors import member_standing
 from games import events, protocol, services, threads, timers, timing
 from games.errors import Revoked, TableError
 
@@ -47,6 +50,16 @@ class RateWindow:
         self.times.append(now)
 
 
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What ``MemberSocket._open`` read: the member's seat at the table, the events the
+    opening caused, and what the page sends first (``_first``)."""
+
+    seat: int | None
+    box: events.Outbox
+    first: Any
+
+
 class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
     opened_ok = False
@@ -64,17 +77,14 @@ class MemberSocket(AsyncWebsocketConsumer):
     # --- opening and closing -----------------------------------------------------------
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        self.member = user if user is not None and user.is_authenticated else None
-        session = self.scope.get("session")
-        self.session_key = session.session_key if session is not None else None
+        self.member, self.session_key = None, None
         self.language = self._language()
         self.rate = RateWindow(*settings.SOCKET_RATE)
         self.seen = timing.now()
         await self.accept()
-        refresh = self.table_id is not None and timers.refresh_now_allowed(self.table_id)
+        refresh = self._refresh_at_open()
         try:
-            seat, box = await threads.run_unbounded(self._open, refresh)
+            opening = await threads.run_unbounded(self._open, refresh)
         except Revoked as revoked:
             await self.close(code=revoked.close_code)
             return
@@ -96,25 +106,53 @@ class MemberSocket(AsyncWebsocketConsumer):
                 await self.channel_layer.group_add(
                     member_events.session_group(self.session_key), self.channel_name
                 )
-        await self.opened(seat)
-        await events.flush(box)
+        await self.opened(opening)
+        await events.flush(opening.box)
         if self.table_id is not None and not refresh:
             timers.presence_changed(self.table_id)  # later, with the others
 
-    def _open(self, refresh: bool) -> tuple[int | None, events.Outbox]:
-        """Count the socket (refreshing the table's presence at once when its slot is
-        free), so the first state it gets already shows it."""
+    def _refresh_at_open(self) -> bool:
+        """Whether the socket refreshes its table's presence as it opens (the table's
+        slot is free): then the first state it gets already shows it."""
+        return False
+
+    def _open(self, refresh: bool) -> Opening:
+        """Everything a socket reads as it opens, in one call on a database thread: who
+        the member is (from the session cookie; a banned member is turned away), the
+        page's own reads (``_find``, ``_first``), and the socket counted."""
         now = timing.now()
-        self._check_standing(now)
+        self._identify(now)
+        self._find()
         seat = services.socket_open(
             channel_name=self.channel_name, member=self.member, match_id=self.table_id, now=now
         )
         with events.capture() as box:
             if refresh:
                 services.presence_refresh(match_id=self.table_id, now=now)
-        return seat, box
+        return Opening(seat, box, self._first(seat, box))
 
-    async def opened(self, seat: int | None) -> None:
+    def _identify(self, now) -> None:
+        """The member of the socket's session, as Django's ``get_user`` reads it for a
+        request (an expired session, a changed password or a deactivated account give
+        no member). Read here rather than by Channels' auth middleware, whose own thread
+        and queries every socket would otherwise wait for before this call."""
+        session = self.scope.get("session")
+        user = get_user(SimpleNamespace(session=session)) if session is not None else None
+        if user is not None and user.is_authenticated:
+            if user.is_banned(now):
+                raise Revoked(member_events.CLOSE_BANNED)
+            self.member, self.session_key = user, session.session_key
+            self.language = self._language()
+        self.scope["user"] = self.member or AnonymousUser()
+
+    def _find(self) -> None:
+        """Find what the socket serves (``table_id``); ``TableError`` if it does not exist."""
+
+    def _first(self, seat: int | None, box: events.Outbox) -> Any:
+        """What the page's socket sends first (read with the opening)."""
+        return None
+
+    async def opened(self, opening: Opening) -> None:
         """Called once the socket counts as present."""
 
     async def disconnect(self, code: int) -> None:
@@ -203,15 +241,6 @@ class MemberSocket(AsyncWebsocketConsumer):
         """Answer a ping; the socket's presence is refreshed on the way."""
         await self.act(None)
         await self.send_json({"type": "pong"})
-
-    def _check_standing(self, now) -> None:
-        if self.member is None:
-            return
-        standing = member_standing(member_id=self.member.pk, session_key=self.session_key, now=now)
-        if not standing.present:
-            raise Revoked(member_events.CLOSE_SESSION_ENDED)
-        if standing.banned:
-            raise Revoked(member_events.CLOSE_BANNED)
 
     # --- helpers ----------------------------------------------------------------------
 

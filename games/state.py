@@ -52,6 +52,18 @@ def table_url(match: Match, *, neutral: bool = False) -> str:
         return reverse("table", args=[match.pk])
 
 
+def rematch_url(match: Match) -> str | None:
+    """The rematch's table (neutral). A rematch is private exactly when its match is
+    (``rematch_offer``), so only a private one is read for its token: every state of a
+    finished public table would otherwise load the rematch's whole row."""
+    if not match.rematch_id:
+        return None
+    if match.private:
+        return table_url(match.rematch, neutral=True)
+    with translation.override(settings.LANGUAGE_CODE):
+        return reverse("table", args=[match.rematch_id])
+
+
 def _changes_by_seat(changes: list[dict] | None, seats: list[SeatRow]) -> list[dict] | None:
     """What a rated match did to each seat's rating, once ratings has updated it."""
     if not changes:
@@ -147,7 +159,7 @@ def build(
             "totals": list(state.totals),
             "result": result,
             "rematch": match.rematch_id,
-            "rematch_url": table_url(match.rematch, neutral=True) if match.rematch_id else None,
+            "rematch_url": rematch_url(match),
             "rematch_offer": rematch_offer,
             "ready": letters(sorted(state.ready)),
             "spectators": match.spectators,

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from games import protocol
 from games.errors import TableError
 from games.events import LOBBY_GROUP
-from games.sockets import MemberSocket
+from games.sockets import MemberSocket, Opening
 
 
 class SiteConsumer(MemberSocket):
@@ -22,7 +22,7 @@ class SiteConsumer(MemberSocket):
         self.lobby = query.get("lobby") == ["1"]
         await super().connect()
 
-    async def opened(self, seat: int | None) -> None:
+    async def opened(self, opening: Opening) -> None:
         if self.lobby:
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
 

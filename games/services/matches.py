@@ -239,7 +239,7 @@ def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datet
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_for(match_id)
-        state = MatchState.from_dict(match.state)
+        state = engine_state(match)
         if (
             seats[seat].bot_level is None
             or state.status != PLAYING
@@ -320,7 +320,7 @@ def _player_event(
         seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
-        state = MatchState.from_dict(match.state)
+        state = engine_state(match)
         return _commit(match, seats, state, _event(event, state, seat), now=now)
 
 
@@ -332,7 +332,7 @@ def match_claim(
     with transaction.atomic():
         match, seats = locked_table(match_id, session_key=session_key, now=now)
         seat = player_seat_or_error(seats, user, now=now)
-        state = MatchState.from_dict(match.state)
+        state = engine_state(match)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         claim_at = public.claim_from(match, state, seats, clock)
         absent = state.current.position.to_move if state.status == PLAYING else None
@@ -381,7 +381,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             rows.match_save(match, {"tick_due"})
             transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
             return False
-        state = MatchState.from_dict(match.state)
+        state = engine_state(match)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         new = None
         if state.status == BETWEEN_GAMES:
@@ -412,7 +412,7 @@ def match_abort(*, match_id: int, now: datetime) -> Match:
         match = locked_match(match_id)
         if match.status not in ACTIVE:
             raise TableError("not_allowed", _("Only a match being played can be aborted."))
-        state = MatchState.from_dict(match.state)
+        state = engine_state(match)
         return _commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
 
 
@@ -458,7 +458,7 @@ def rematch_offer(
                 practice=match.practice,
             )
             fields.add("rematch")
-        return _bump(match, seats, MatchState.from_dict(match.state), now=now, fields=fields)
+        return _bump(match, seats, engine_state(match), now=now, fields=fields)
 
 
 def member_leave_all(*, member: User, **kwargs) -> None:
@@ -623,7 +623,7 @@ def table_refresh(*, match_id: int, now: datetime) -> Match:
         match = locked_match(match_id)
         if not match.state:
             return match
-        return _bump(match, seats_for(match_id), MatchState.from_dict(match.state), now=now)
+        return _bump(match, seats_for(match_id), engine_state(match), now=now)
 
 
 def _turn(state: MatchState | None) -> tuple | None:

@@ -18,8 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import timing
-from games.access import locked_match, seat_of, seats_for
-from games.engine.match import MatchState
+from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
 from games.models import Match, Presence, Seat
 
@@ -82,11 +81,11 @@ def socket_close(*, channel_name: str, now: datetime) -> None:
 def presence_refresh(*, match_id: int, now: datetime) -> bool:
     """Recompute who is present at a table from its sockets; when that changed, store it
     with a new version and send the state. Returns whether anything changed."""
-    from games.services.matches import _bump
+    from games.services.matches import _bump, engine_state
 
     with transaction.atomic():
         try:
-            match = locked_match(match_id)
+            match, seats = locked_table(match_id)
         except TableError:
             return False
         horizon = _horizon(now)
@@ -97,7 +96,6 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         )
         fresh = [row for row in rows if not row[3] and row[2] > horizon]
         gone = [row for row in rows if row[3] or row[2] <= horizon]
-        seats = seats_for(match_id)
         changed = False
         for index, row in enumerate(seats):
             if row.bot_level:
@@ -121,7 +119,7 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             match.spectators = spectators
             changed = True
         if changed and match.state:
-            _bump(match, seats, MatchState.from_dict(match.state), now=now, fields={"spectators"})
+            _bump(match, seats, engine_state(match), now=now, fields={"spectators"})
         elif changed:
             match.save(update_fields=["spectators"])
         return changed
