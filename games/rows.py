@@ -1,9 +1,10 @@
-"""The statements of a move, written out.
+"""The statements of a move and of a socket opening, written out, and the engine state
+each process keeps of the tables it changed.
 
 A move locks the match, reads its seats, stores the move and saves the match's changed
-columns. Built by the ORM, composing those four statements cost more CPU than running
-them (docs/performance.md), so the hot path writes them once here. Everything else uses
-the ORM as usual.
+columns; a socket opening reads the table and its chat. Built by the ORM, composing
+those statements cost more CPU than running them (docs/performance.md), so the hot
+paths write them once here. Everything else uses the ORM as usual.
 """
 
 from __future__ import annotations
@@ -17,8 +18,30 @@ from django.contrib.sessions.models import Session
 from django.db import connection
 
 from accounts.models import User
-from games.models import Match, Move, Seat
+from games.engine.match import MatchState
+from games.models import ChatMessage, Match, Move, Seat
 from games.state import SeatRow
+
+# The engine state of the last version of each table this process committed: the next
+# move there skips parsing it from the row again (its FPN). Filled only after commit.
+_committed: dict[int, tuple[int, MatchState]] = {}
+COMMITTED_KEPT = 4096
+
+
+def engine_state(match: Match) -> MatchState:
+    """The match's engine state, from this process's last commit when it is the same
+    version, else from the row. Engine states are immutable: sharing one is safe."""
+    kept = _committed.get(match.pk)
+    if kept is not None and kept[0] == match.version:
+        return kept[1]
+    return MatchState.from_dict(match.state)
+
+
+def remember(match_id: int, version: int, state: MatchState) -> None:
+    """Keep the state a transaction committed (call it after commit)."""
+    if len(_committed) >= COMMITTED_KEPT:
+        _committed.clear()  # a cache of the hot tables: starting over costs one parse each
+    _committed[match_id] = (version, state)
 
 
 def _converters(model, names: list[str]) -> list[list]:
@@ -43,18 +66,27 @@ def _convert(row, converters) -> list:
 
 
 @cache
-def _match_select(vendor: str) -> tuple[list[str], str, list[list]]:
+def _match_select(vendor: str, lock: bool = True) -> tuple[list[str], str, list[list]]:
     fields = [f for f in Match._meta.concrete_fields if f.attname != "board"]
     names = [f.attname for f in fields]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     table = connection.ops.quote_name(Match._meta.db_table)
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return names, f"SELECT {columns} FROM {table} WHERE id = %s{lock}", _converters(Match, names)
+    lock_sql = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
+    return (
+        names,
+        f"SELECT {columns} FROM {table} WHERE id = %s{lock_sql}",
+        _converters(Match, names),
+    )
 
 
 def match_locked(match_id: int) -> Match | None:
     """``SELECT … FOR UPDATE`` of a match (all but its board), as a model instance."""
-    names, sql, converters = _match_select(connection.vendor)
+    return match_read(match_id, lock=True)
+
+
+def match_read(match_id: int, *, lock: bool = False) -> Match | None:
+    """A match (all but its board) as a model instance, locked or not."""
+    names, sql, converters = _match_select(connection.vendor, lock)
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()
@@ -169,3 +201,25 @@ def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None)
         if move is not None:
             cursor.execute(insert, _move_values(move))
         cursor.execute(update, params)
+
+
+def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:
+    """The latest ``limit`` chat messages of a table, newest first: (id, author's name,
+    text, time, audience); players' sockets never get spectators-only messages."""
+    chat, user = (connection.ops.quote_name(m._meta.db_table) for m in (ChatMessage, User))
+    hidden = "AND c.audience <> %s " if player else ""
+    sql = (
+        f"SELECT c.id, u.username, c.text, c.created_at, c.audience FROM {chat} c "
+        f"LEFT JOIN {user} u ON u.id = c.author_id WHERE c.match_id = %s {hidden}"
+        f"ORDER BY c.created_at DESC, c.id DESC LIMIT %s"
+    )
+    params = [match_id, *([ChatMessage.Audience.SPECTATORS] if player else []), limit]
+    converters = _chat_converters(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [tuple(_convert(row, converters)) for row in cursor.fetchall()]
+
+
+@cache
+def _chat_converters(vendor: str) -> list[list]:
+    return [[], [], [], _converters(ChatMessage, ["created_at"])[0], []]

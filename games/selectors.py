@@ -8,7 +8,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Prefetch
 
-from games import state, timing
+from games import rows, state, timing
 from games.access import seats_for
 from games.engine import replay
 from games.engine.match import MatchState
@@ -20,7 +20,7 @@ CHAT_HISTORY = 100
 
 
 def match_for_table(match_id: int) -> Match | None:
-    return Match.objects.filter(pk=match_id).defer("board").first()
+    return rows.match_read(match_id)
 
 
 def table_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
@@ -32,8 +32,12 @@ def table_match(*, match_id: int | None = None, token: str | None = None) -> Mat
 
 
 def table_id(*, match_id: int | None = None, token: str | None = None) -> int | None:
-    match = table_match(match_id=match_id, token=token)
-    return None if match is None else match.pk
+    """The id of the table a page or socket asks for (``table_match``), or None."""
+    if token is not None:
+        found = Match.objects.filter(token=token)
+    else:
+        found = Match.objects.filter(pk=match_id, private=False)
+    return found.values_list("pk", flat=True).first()
 
 
 def waiting_seats(match: Match) -> list[Seat]:
@@ -43,7 +47,7 @@ def waiting_seats(match: Match) -> list[Seat]:
 
 def table_message(match: Match, *, now: datetime | None = None):
     """(engine state, seats, public state) of a match that has started."""
-    engine_state = MatchState.from_dict(match.state)
+    engine_state = rows.engine_state(match)
     changes = None
     if match.rated and match.status == Match.Status.FINISHED:
         changes = match_rating_changes(match.pk)
@@ -81,23 +85,30 @@ def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any]
 
 
 def chat_payload(message: ChatMessage) -> dict[str, Any]:
+    return _chat_message(
+        message.pk,
+        message.author.username if message.author_id else None,
+        message.text,
+        message.created_at,
+        message.audience,
+    )
+
+
+def _chat_message(pk: int, username: str | None, text: str, at: datetime, audience: str):
     return {
         "type": "chat",
-        "id": message.pk,
-        "username": message.author.username if message.author_id else None,
-        "text": message.text,
-        "at": message.created_at.isoformat(),
-        "spectators_only": message.audience == ChatMessage.Audience.SPECTATORS,
+        "id": pk,
+        "username": username,
+        "text": text,
+        "at": at.isoformat(),
+        "spectators_only": audience == ChatMessage.Audience.SPECTATORS,
     }
 
 
 def chat_history(match_id: int, *, player: bool) -> list[dict[str, Any]]:
     """The latest messages a socket may see (players never see spectators-only chat)."""
-    messages = ChatMessage.objects.filter(match_id=match_id).select_related("author")
-    if player:
-        messages = messages.exclude(audience=ChatMessage.Audience.SPECTATORS)
-    latest = list(messages.order_by("-created_at", "-pk")[:CHAT_HISTORY])
-    return [chat_payload(m) for m in reversed(latest)]
+    latest = rows.chat_rows(match_id, player=player, limit=CHAT_HISTORY)
+    return [_chat_message(*row) for row in reversed(latest)]
 
 
 def live_matches(limit: int = 50) -> list[Match]:

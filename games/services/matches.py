@@ -152,27 +152,6 @@ def match_create(
     return match
 
 
-# The engine state of the last version of each table this process committed: the next
-# move there skips parsing it from the row again (its FPN). Filled only after commit.
-_committed: dict[int, tuple[int, MatchState]] = {}
-COMMITTED_KEPT = 4096
-
-
-def engine_state(match: Match) -> MatchState:
-    """The match's engine state, from this process's last commit when it is the same
-    version, else from the row."""
-    kept = _committed.get(match.pk)
-    if kept is not None and kept[0] == match.version:
-        return kept[1]
-    return MatchState.from_dict(match.state)
-
-
-def _remember(match_id: int, version: int, state: MatchState) -> None:
-    if len(_committed) >= COMMITTED_KEPT:
-        _committed.clear()  # a cache of the hot tables: starting over costs one parse each
-    _committed[match_id] = (version, state)
-
-
 def _shown(rating) -> float | None:
     """The rating shown at a seat: rounded; none while provisional (SPEC §4: "?")."""
     if rating is None or rating.provisional:
@@ -239,7 +218,7 @@ def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datet
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_for(match_id)
-        state = engine_state(match)
+        state = rows.engine_state(match)
         if (
             seats[seat].bot_level is None
             or state.status != PLAYING
@@ -255,7 +234,7 @@ def _play(
 ) -> Match | None:
     """A move of ``seat`` on the locked match, checked against the game and the clock.
     None when the mover's time had run out: the seat is flagged instead."""
-    state = engine_state(match)
+    state = rows.engine_state(match)
     if state.status != PLAYING:
         raise TableError("game_over", _("No game is being played now."))
     game = state.current
@@ -320,7 +299,7 @@ def _player_event(
         seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
-        state = engine_state(match)
+        state = rows.engine_state(match)
         return _commit(match, seats, state, _event(event, state, seat), now=now)
 
 
@@ -332,7 +311,7 @@ def match_claim(
     with transaction.atomic():
         match, seats = locked_table(match_id, session_key=session_key, now=now)
         seat = player_seat_or_error(seats, user, now=now)
-        state = engine_state(match)
+        state = rows.engine_state(match)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         claim_at = public.claim_from(match, state, seats, clock)
         absent = state.current.position.to_move if state.status == PLAYING else None
@@ -381,7 +360,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             rows.match_save(match, {"tick_due"})
             transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
             return False
-        state = engine_state(match)
+        state = rows.engine_state(match)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         new = None
         if state.status == BETWEEN_GAMES:
@@ -412,7 +391,7 @@ def match_abort(*, match_id: int, now: datetime) -> Match:
         match = locked_match(match_id)
         if match.status not in ACTIVE:
             raise TableError("not_allowed", _("Only a match being played can be aborted."))
-        state = engine_state(match)
+        state = rows.engine_state(match)
         return _commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
 
 
@@ -458,7 +437,7 @@ def rematch_offer(
                 practice=match.practice,
             )
             fields.add("rematch")
-        return _bump(match, seats, engine_state(match), now=now, fields=fields)
+        return _bump(match, seats, rows.engine_state(match), now=now, fields=fields)
 
 
 def member_leave_all(*, member: User, **kwargs) -> None:
@@ -503,7 +482,7 @@ def _bump(
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
     transaction.on_commit(partial(events.table_changed, match.pk, event))
-    transaction.on_commit(partial(_remember, match.pk, match.version, state))
+    transaction.on_commit(partial(rows.remember, match.pk, match.version, state))
     if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match
@@ -623,7 +602,7 @@ def table_refresh(*, match_id: int, now: datetime) -> Match:
         match = locked_match(match_id)
         if not match.state:
             return match
-        return _bump(match, seats_for(match_id), engine_state(match), now=now)
+        return _bump(match, seats_for(match_id), rows.engine_state(match), now=now)
 
 
 def _turn(state: MatchState | None) -> tuple | None:

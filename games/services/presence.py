@@ -17,7 +17,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import timing
+from games import rows, timing
 from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
 from games.models import Match, Presence, Seat
@@ -81,7 +81,7 @@ def socket_close(*, channel_name: str, now: datetime) -> None:
 def presence_refresh(*, match_id: int, now: datetime) -> bool:
     """Recompute who is present at a table from its sockets; when that changed, store it
     with a new version and send the state. Returns whether anything changed."""
-    from games.services.matches import _bump, engine_state
+    from games.services.matches import _bump
 
     with transaction.atomic():
         try:
@@ -89,13 +89,13 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         except TableError:
             return False
         horizon = _horizon(now)
-        rows = list(
+        sockets = list(
             Presence.objects.filter(match_id=match_id).values_list(
                 "channel_name", "seat", "last_seen", "closed"
             )
         )
-        fresh = [row for row in rows if not row[3] and row[2] > horizon]
-        gone = [row for row in rows if row[3] or row[2] <= horizon]
+        fresh = [row for row in sockets if not row[3] and row[2] > horizon]
+        gone = [row for row in sockets if row[3] or row[2] <= horizon]
         changed = False
         for index, row in enumerate(seats):
             if row.bot_level:
@@ -119,7 +119,7 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             match.spectators = spectators
             changed = True
         if changed and match.state:
-            _bump(match, seats, engine_state(match), now=now, fields={"spectators"})
+            _bump(match, seats, rows.engine_state(match), now=now, fields={"spectators"})
         elif changed:
             match.save(update_fields=["spectators"])
         return changed
