@@ -1,8 +1,9 @@
 """The site's ASGI application plus a bare echo consumer, for bench/ws_load.py only.
 
-The echo is the ceiling the tables are compared with: the same Daphne, origin check, auth
-stack and channel layer, and a message the size of a Fast state delivered to both sockets
-of its room through ``group_send``, as a move's state is, with no database and no game.
+The echo is the ceiling the tables are compared with: the same Daphne, origin check,
+session middleware and channel layer, and a message the size of a Fast state delivered to
+both sockets of its room through ``group_send``, as a move's state is, with no database
+and no game.
 """
 
 from channels.generic.websocket import AsyncWebsocketConsumer
