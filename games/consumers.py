@@ -99,7 +99,7 @@ class TableConsumer(MemberSocket):
         return True
 
     async def send_state(self, *, force: bool = False) -> None:
-        event = await threads.run_unbounded(selectors.table_event, self.table_id)
+        event = await threads.run_unbounded(selectors.table_event, self.table_id, urgent=True)
         if event is not None:
             await self.send_personal(event, force=force)
 

@@ -19,7 +19,7 @@ from django.db import connection
 
 from accounts.models import User
 from games.engine.match import MatchState
-from games.models import ChatMessage, Match, Move, Seat
+from games.models import ChatMessage, Match, Move, Presence, Seat
 from games.state import SeatRow
 
 # The engine state of the last version of each table this process committed: the next
@@ -223,3 +223,20 @@ def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:
 @cache
 def _chat_converters(vendor: str) -> list[list]:
     return [[], [], [], _converters(ChatMessage, ["created_at"])[0], []]
+
+
+def presence_close(channel_name: str, now: datetime) -> bool:
+    """Mark a socket's presence closed and its member seen ``now``, in one statement on
+    PostgreSQL; False elsewhere (the caller uses the ORM)."""
+    if connection.vendor != "postgresql":
+        return False
+    presence, user = (connection.ops.quote_name(m._meta.db_table) for m in (Presence, User))
+    at = connection.ops.adapt_datetimefield_value(now)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH closed AS (UPDATE {presence} SET closed = TRUE, last_seen = %s "
+            f"WHERE channel_name = %s RETURNING member_id) "
+            f"UPDATE {user} SET last_seen = %s WHERE id IN (SELECT member_id FROM closed)",
+            [at, channel_name, at],
+        )
+    return True

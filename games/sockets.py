@@ -84,7 +84,7 @@ class MemberSocket(AsyncWebsocketConsumer):
         await self.accept()
         refresh = self._refresh_at_open()
         try:
-            opening = await threads.run_unbounded(self._open, refresh)
+            opening = await threads.run_unbounded(self._open, refresh, urgent=True)
         except Revoked as revoked:
             await self.close(code=revoked.close_code)
             return

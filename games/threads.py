@@ -4,14 +4,22 @@ Channels' ``database_sync_to_async`` runs every call of a process on one thread;
 load that thread was the bottleneck while the loop sat idle, and calls queued without
 bound until handlers were killed waiting. Here calls run on ``DB_THREADS`` threads and at
 most ``DB_QUEUE_LIMIT`` may wait: beyond that a request is refused at once.
+
+What people wait for comes first: a member's action (``run``) and a socket opening
+(``run_unbounded(..., urgent=True)``) are taken before housekeeping (a socket closing, a
+presence refresh, a deadline), so after a flood the backlog of closing sockets does not
+hold up the next move.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -22,14 +30,44 @@ from games.errors import TableError
 
 T = TypeVar("T")
 
-_executor: ThreadPoolExecutor | None = None
+URGENT, LATER = 0, 1
+
+_executor: PriorityPool | None = None
 _waiting = 0
 
 
-def _pool() -> ThreadPoolExecutor:
+class PriorityPool:
+    """``threads`` daemon threads taking calls by priority (lower first), then in the
+    order they came."""
+
+    def __init__(self, threads: int) -> None:
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        for index in range(threads):
+            threading.Thread(target=self._work, name=f"db_{index}", daemon=True).start()
+
+    def submit(self, priority: int, function: Callable[[], T]) -> Future:
+        future: Future = Future()
+        self._queue.put((priority, next(self._order), function, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            _, _, function, future = self._queue.get()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = function()
+            except BaseException as error:  # handed to the waiting coroutine
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+
+def _pool() -> PriorityPool:
     global _executor
     if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=settings.DB_THREADS, thread_name_prefix="db")
+        _executor = PriorityPool(settings.DB_THREADS)
     return _executor
 
 
@@ -40,20 +78,26 @@ def _call(function: Callable[..., T], args: tuple, kwargs: dict) -> T:
         close_old_connections()  # drops a connection that broke or outlived CONN_MAX_AGE
 
 
+async def _submit(priority: int, function: Callable[..., T], args: tuple, kwargs: dict) -> T:
+    future = _pool().submit(priority, functools.partial(_call, function, args, kwargs))
+    return await asyncio.wrap_future(future)
+
+
 async def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``function`` on a database thread; ``rate_limited`` when too many wait."""
+    """Run a member's action on a database thread; ``rate_limited`` when too many wait."""
     global _waiting
     if _waiting >= settings.DB_QUEUE_LIMIT:
         raise TableError("rate_limited", _("The server is busy; try again in a moment."))
     _waiting += 1
     try:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_pool(), functools.partial(_call, function, args, kwargs))
+        return await _submit(URGENT, function, args, kwargs)
     finally:
         _waiting -= 1
 
 
-async def run_unbounded(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """For cleanup that must not be refused (a socket closing)."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool(), functools.partial(_call, function, args, kwargs))
+async def run_unbounded(
+    function: Callable[..., T], *args: Any, urgent: bool = False, **kwargs: Any
+) -> T:
+    """For what must not be refused: a socket opening (``urgent``), and housekeeping that
+    may wait behind members' actions (a socket closing, presence, deadlines)."""
+    return await _submit(URGENT if urgent else LATER, function, args, kwargs)

@@ -67,7 +67,10 @@ def socket_seen(*, channel_name: str, now: datetime) -> None:
 
 
 def socket_close(*, channel_name: str, now: datetime) -> None:
-    """The socket closed; the next refresh reads when, and forgets it."""
+    """The socket closed; the next refresh reads when, and forgets it. The member was
+    seen now."""
+    if rows.presence_close(channel_name, now):
+        return
     Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
     member_id = (
         Presence.objects.filter(channel_name=channel_name)

@@ -341,3 +341,22 @@ def test_profile_lists_the_members_matches(client, fast_table, alice, bob):
     html = client.get("/@/alice/").content.decode()
     assert f'href="/match/{fast_table.pk}/"' in html
     assert 'href="/@/bob/"' in html
+
+
+def test_a_closed_socket_stops_counting_and_the_member_was_seen(fast_table, alice):
+    from accounts.models import User
+    from games.models import Presence
+
+    seat = services.socket_open(channel_name="c-1", member=alice, match_id=fast_table.pk, now=T0)
+    assert seat == 0
+    services.presence_refresh(match_id=fast_table.pk, now=T0)
+    assert fast_table.seats.get(seat=0).connected is True
+    later = T0 + timedelta(seconds=7)
+    services.socket_close(channel_name="c-1", now=later)
+    row = Presence.objects.get(channel_name="c-1")
+    assert row.closed is True and row.last_seen == later
+    assert User.objects.get(pk=alice.pk).last_seen == later
+    services.presence_refresh(match_id=fast_table.pk, now=later)
+    seat_row = fast_table.seats.get(seat=0)
+    assert seat_row.connected is False and seat_row.absent_since == later
+    assert not Presence.objects.filter(channel_name="c-1").exists()  # forgotten once read

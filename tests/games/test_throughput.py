@@ -99,3 +99,23 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
         moves = await sync_to_async(Move.objects.filter(game__match=table).count)()
         assert moves == (1 if outcome == "applied" else 0)
     threads._executor = None
+
+
+def test_members_actions_come_before_housekeeping():
+    """After a flood the backlog of closing sockets and presence refreshes waits behind
+    the next move (games.threads)."""
+    import threading
+
+    from games.threads import LATER, URGENT, PriorityPool
+
+    pool = PriorityPool(1)
+    gate, done = threading.Event(), []
+    busy = pool.submit(LATER, gate.wait)  # the only thread is taken
+    later = [pool.submit(LATER, lambda name=name: done.append(name)) for name in ("a", "b")]
+    move = pool.submit(URGENT, lambda: done.append("move"))
+    failing = pool.submit(URGENT, lambda: 1 / 0)
+    gate.set()
+    for future in (busy, *later, move):
+        future.result(timeout=10)
+    assert done == ["move", "a", "b"]
+    assert isinstance(failing.exception(timeout=10), ZeroDivisionError)
