@@ -131,8 +131,9 @@ if database_url:
             # Parameters travel apart from the statement text, and a statement run five
             # times on a connection is prepared: PostgreSQL plans it once (the move path's
             # statements repeat on every move; docs/performance.md).
+            # Behind a pooler in transaction mode, set DB_PREPARE_THRESHOLD empty (off).
             "server_side_binding": True,
-            "prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5")),
+            "prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5") or 0) or None,
         }
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery
