@@ -23,21 +23,20 @@ def match_for_table(match_id: int) -> Match | None:
     return rows.match_read(match_id)
 
 
-def table_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
+def _tables(match_id: int | None, token: str | None):
     """The match behind a table page or socket: a public one by id, any by its token (a
     private table is never found by id)."""
     if token is not None:
-        return Match.objects.filter(token=token).first()
-    return Match.objects.filter(pk=match_id, private=False).first()
+        return Match.objects.filter(token=token)
+    return Match.objects.filter(pk=match_id, private=False)
+
+
+def table_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
+    return _tables(match_id, token).first()
 
 
 def table_id(*, match_id: int | None = None, token: str | None = None) -> int | None:
-    """The id of the table a page or socket asks for (``table_match``), or None."""
-    if token is not None:
-        found = Match.objects.filter(token=token)
-    else:
-        found = Match.objects.filter(pk=match_id, private=False)
-    return found.values_list("pk", flat=True).first()
+    return _tables(match_id, token).values_list("pk", flat=True).first()
 
 
 def waiting_seats(match: Match) -> list[Seat]:

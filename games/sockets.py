@@ -23,7 +23,6 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -143,7 +142,6 @@ class MemberSocket(AsyncWebsocketConsumer):
                 raise Revoked(member_events.CLOSE_BANNED)
             self.member, self.session_key = user, session.session_key
             self.language = self._language()
-        self.scope["user"] = self.member or AnonymousUser()
 
     def _find(self) -> None:
         """Find what the socket serves (``table_id``); ``TableError`` if it does not exist."""
