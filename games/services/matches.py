@@ -15,7 +15,6 @@ from functools import partial
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -161,11 +160,7 @@ def _shown(rating) -> float | None:
 
 def match_url(match: Match) -> str:
     """The table page: by token for a private table, by id otherwise."""
-    return (
-        reverse("table_private", args=[match.token])
-        if match.private
-        else reverse("table", args=[match.pk])
-    )
+    return public.table_url(match)
 
 
 def _side(position: Position, seat: int) -> int:
