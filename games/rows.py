@@ -9,13 +9,15 @@ paths write them once here. Everything else uses the ORM as usual.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.contrib.sessions.models import Session
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from accounts.models import User
 from games.engine.match import MatchState
@@ -26,6 +28,12 @@ from games.state import SeatRow
 # move there skips parsing it from the row again (its FPN). Filled only after commit.
 _committed: dict[int, tuple[int, MatchState]] = {}
 COMMITTED_KEPT = 4096
+
+
+def _db():
+    """This thread's default connection: what ``django.db.connection`` stands for, looked
+    up once per call here rather than at every attribute."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def engine_state(match: Match) -> MatchState:
@@ -46,6 +54,7 @@ def remember(match_id: int, version: int, state: MatchState) -> None:
 
 def _converters(model, names: list[str]) -> list[list]:
     """What the ORM applies to each column read (JSON, datetimes on SQLite, …)."""
+    connection = _db()
     result = []
     for name in names:
         field = model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
@@ -57,6 +66,7 @@ def _converters(model, names: list[str]) -> list[list]:
 
 
 def _convert(row, converters) -> list:
+    connection = _db()
     values = []
     for value, functions in zip(row, converters, strict=True):
         for function in functions:
@@ -66,11 +76,23 @@ def _convert(row, converters) -> list:
 
 
 @cache
-def _match_select(vendor: str, lock: bool = True) -> tuple[list[str], str, list[list]]:
+def _match_select(
+    vendor: str, lock: bool = True, known: bool = False
+) -> tuple[list[str], str, list[list]]:
+    """The match's columns (all but its board), its statement and converters. With
+    ``known``, the statement takes a version first and leaves the state out (NULL) when
+    the row is at that version: the process keeps that state already (``engine_state``)."""
+    connection = _db()
     fields = [f for f in Match._meta.concrete_fields if f.attname != "board"]
     names = [f.attname for f in fields]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    table = connection.ops.quote_name(Match._meta.db_table)
+    quote = connection.ops.quote_name
+    columns = ", ".join(
+        f"CASE WHEN {quote('version')} = %s THEN NULL ELSE {quote(f.column)} END"
+        if known and f.attname == "state"
+        else quote(f.column)
+        for f in fields
+    )
+    table = quote(Match._meta.db_table)
     lock_sql = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     return (
         names,
@@ -86,6 +108,7 @@ def match_locked(match_id: int) -> Match | None:
 
 def match_read(match_id: int, *, lock: bool = False) -> Match | None:
     """A match (all but its board) as a model instance, locked or not."""
+    connection = _db()
     names, sql, converters = _match_select(connection.vendor, lock)
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
@@ -97,6 +120,7 @@ def match_read(match_id: int, *, lock: bool = False) -> Match | None:
 
 def _seats_sql(session_key: str | None, now: datetime | None) -> tuple[str, list[Any]]:
     """The seats' statement; its parameters, but for the match id that comes last."""
+    connection = _db()
     seat, user, session = (
         connection.ops.quote_name(model._meta.db_table) for model in (Seat, User, Session)
     )
@@ -115,6 +139,7 @@ def _seats_sql(session_key: str | None, now: datetime | None) -> tuple[str, list
 
 
 def _seat_rows(rows) -> list[SeatRow]:
+    connection = _db()
     converters = _seat_converters(connection.vendor)
     return [SeatRow(*_convert(row, converters)) for row in rows]
 
@@ -122,6 +147,7 @@ def _seat_rows(rows) -> list[SeatRow]:
 def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
     """The seats with their members' names and bans, and whether ``session_key`` is still
     valid (one statement)."""
+    connection = _db()
     sql, params = _seats_sql(session_key, now)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, match_id])
@@ -133,18 +159,76 @@ def match_and_seats_locked(
 ) -> tuple[Match | None, list[SeatRow]]:
     """``match_locked`` and then ``seats_read``: on PostgreSQL both statements go in one
     round trip (the seats' statement runs after the lock, so it reads them as they are)."""
+    connection = _db()
     if connection.vendor != "postgresql":
         return match_locked(match_id), seats_read(match_id, session_key=session_key, now=now)
-    names, match_sql, converters = _match_select(connection.vendor)
+    kept = _committed.get(match_id)
+    names, match_sql, converters = _match_select(connection.vendor, known=kept is not None)
     seats_sql, params = _seats_sql(session_key, now)
+    known = [kept[0]] if kept is not None else []
     with _client_binding_cursor() as cursor:
-        cursor.execute(f"{match_sql}; {seats_sql}", [match_id, *params, match_id])
+        _run(cursor, [match_sql, seats_sql], [*known, match_id, *params, match_id])
         row = cursor.fetchone()
         cursor.nextset()
         seats = _seat_rows(cursor.fetchall())
     if row is None:
         return None, []
-    return Match.from_db(connection.alias, names, _convert(row, converters)), seats
+    match = Match.from_db(connection.alias, names, _convert(row, converters))
+    if match.state is None:  # the row is at the kept version: its state is the kept one
+        match.state = kept[1].to_dict()
+    return match, seats
+
+
+class _Prepared:
+    """The statements one driver connection has prepared (``_run``). A text that failed
+    may or may not have prepared its statements: the names then move to a new epoch."""
+
+    __slots__ = ("epoch", "names")
+
+    def __init__(self) -> None:
+        self.epoch, self.names = 0, set()
+
+
+_prepared: WeakKeyDictionary[Any, _Prepared] = WeakKeyDictionary()
+
+
+@lru_cache(maxsize=512)
+def _numbered(sql: str) -> tuple[str, int, str]:
+    """A name for ``sql``, its number of parameters, and its text with ``$1``, ``$2``…"""
+    parts = sql.split("%s")
+    numbered = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))
+    return hashlib.blake2s(sql.encode(), digest_size=8).hexdigest(), len(parts) - 1, numbered
+
+
+def _run(cursor, statements: Sequence[str], params: list[Any], *, then: str = "") -> None:
+    """Run several statements (and ``then``, a command such as ``COMMIT``) in one round
+    trip on a client-binding cursor. Where the connection prepares statements
+    (``DB_PREPARE_THRESHOLD``), each runs as ``EXECUTE`` of a statement prepared on that
+    connection the first time (``PREPARE`` in the same text): PostgreSQL plans it once, as
+    it does the statements the driver prepares itself. The cursor is left at the first
+    statement's result."""
+    connection = _db()
+    if not connection.settings_dict["OPTIONS"].get("prepare_threshold"):
+        cursor.execute("; ".join([*statements, *([then] if then else [])]), params)
+        return
+    known = _prepared.setdefault(connection.connection, _Prepared())
+    head, body, new = [], [], []
+    for sql in statements:
+        digest, count, numbered = _numbered(sql)
+        name = f"vog_{digest}_{known.epoch}"
+        if name not in known.names:
+            head.append(f"PREPARE {name} AS {numbered}")
+            new.append(name)
+        body.append(f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}")
+    try:
+        cursor.execute("; ".join([*head, *body, *([then] if then else [])]), params)
+    except Exception:
+        if new:  # prepared or not: new names from now on
+            known.epoch, known.names = known.epoch + 1, set()
+        raise
+    known.names.update(new)
+    for _ in head:
+        cursor.nextset()  # past the PREPAREs' results, to the first statement's
 
 
 def _client_binding_cursor():
@@ -152,6 +236,7 @@ def _client_binding_cursor():
     to carry two statements at once (the site's other cursors bind on the server)."""
     from django.db.backends.postgresql.base import Cursor
 
+    connection = _db()
     connection.ensure_connection()
     wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
     return wrap(Cursor(connection.connection))
@@ -165,6 +250,7 @@ def _seat_converters(vendor: str) -> list[list]:
 
 
 def _move_values(move: dict) -> list:
+    connection = _db()
     return [
         move["game_id"],
         move["ply"],
@@ -179,10 +265,16 @@ def _move_values(move: dict) -> list:
 MOVE_COLUMNS = "(game_id, ply, seat, color, gained, clock_ms, played_at)"
 
 
-def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None) -> None:
+def match_save(
+    match: Match, fields: Iterable[str], *, move: dict | None = None, last: bool = False
+) -> None:
     """``UPDATE`` the given columns of a match (what ``save(update_fields=…)`` does), and
     store ``move`` (the ``Move`` row's columns) with it: on PostgreSQL in the same
-    statement, so a move costs one round trip less."""
+    statement, so a move costs one round trip less. With ``last`` (the caller's
+    transaction writes nothing after this), the ``COMMIT`` goes with that statement on
+    PostgreSQL when the transaction is the outermost one: one round trip less again, and
+    Django's own commit at the end of the block then finds nothing left to do."""
+    connection = _db()
     assignments, params = [], []
     for name in sorted(fields):
         field = Match._meta.get_field(name)
@@ -194,18 +286,32 @@ def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None)
     moves = connection.ops.quote_name(Move._meta.db_table)
     update = f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s"
     insert = f"INSERT INTO {moves} {MOVE_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
-    with connection.cursor() as cursor:
-        if move is not None and connection.vendor == "postgresql":
-            cursor.execute(f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params])
+    if move is not None and connection.vendor == "postgresql":
+        statement, params = f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params]
+        if last and _outermost():
+            with _client_binding_cursor() as cursor:
+                _run(cursor, [statement], params, then="COMMIT")
             return
+        with connection.cursor() as cursor:
+            cursor.execute(statement, params)
+        return
+    with connection.cursor() as cursor:
         if move is not None:
             cursor.execute(insert, _move_values(move))
         cursor.execute(update, params)
 
 
+def _outermost() -> bool:
+    """Whether the running transaction is a single ``atomic`` block of its own (not inside
+    another, as a test's is): only then may a statement commit it."""
+    connection = _db()
+    return connection.in_atomic_block and len(connection.atomic_blocks) == 1
+
+
 def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:
     """The latest ``limit`` chat messages of a table, newest first: (id, author's name,
     text, time, audience); players' sockets never get spectators-only messages."""
+    connection = _db()
     chat, user = (connection.ops.quote_name(m._meta.db_table) for m in (ChatMessage, User))
     hidden = "AND c.audience <> %s " if player else ""
     sql = (
@@ -228,6 +334,7 @@ def _chat_converters(vendor: str) -> list[list]:
 def presence_close(channel_name: str, now: datetime) -> bool:
     """Mark a socket's presence closed and its member seen ``now``, in one statement on
     PostgreSQL; False elsewhere (the caller uses the ORM)."""
+    connection = _db()
     if connection.vendor != "postgresql":
         return False
     presence, user = (connection.ops.quote_name(m._meta.db_table) for m in (Presence, User))
