@@ -9,12 +9,10 @@ paths write them once here. Everything else uses the ORM as usual.
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -24,9 +22,10 @@ from games.engine.match import MatchState
 from games.models import ChatMessage, Match, Move, Presence, Seat
 from games.state import SeatRow
 
-# The engine state of the last version of each table this process committed: the next
-# move there skips parsing it from the row again (its FPN). Filled only after commit.
-_committed: dict[int, tuple[int, MatchState]] = {}
+# The engine state of the last version of each table this process committed, with the
+# state column as it was stored: the next move there neither reads nor parses it again.
+# Filled only after commit; nothing changes a stored state in place.
+_committed: dict[int, tuple[int, MatchState, dict[str, Any]]] = {}
 COMMITTED_KEPT = 4096
 
 
@@ -45,11 +44,11 @@ def engine_state(match: Match) -> MatchState:
     return MatchState.from_dict(match.state)
 
 
-def remember(match_id: int, version: int, state: MatchState) -> None:
-    """Keep the state a transaction committed (call it after commit)."""
+def remember(match_id: int, version: int, state: MatchState, stored: dict[str, Any]) -> None:
+    """Keep the state a transaction committed and its column (call it after commit)."""
     if len(_committed) >= COMMITTED_KEPT:
         _committed.clear()  # a cache of the hot tables: starting over costs one parse each
-    _committed[match_id] = (version, state)
+    _committed[match_id] = (version, state, stored)
 
 
 def _converters(model, names: list[str]) -> list[list]:
@@ -167,7 +166,7 @@ def match_and_seats_locked(
     seats_sql, params = _seats_sql(session_key, now)
     known = [kept[0]] if kept is not None else []
     with _client_binding_cursor() as cursor:
-        _run(cursor, [match_sql, seats_sql], [*known, match_id, *params, match_id])
+        cursor.execute(f"{match_sql}; {seats_sql}", [*known, match_id, *params, match_id])
         row = cursor.fetchone()
         cursor.nextset()
         seats = _seat_rows(cursor.fetchall())
@@ -175,60 +174,8 @@ def match_and_seats_locked(
         return None, []
     match = Match.from_db(connection.alias, names, _convert(row, converters))
     if match.state is None:  # the row is at the kept version: its state is the kept one
-        match.state = kept[1].to_dict()
+        match.state = kept[2]
     return match, seats
-
-
-class _Prepared:
-    """The statements one driver connection has prepared (``_run``). A text that failed
-    may or may not have prepared its statements: the names then move to a new epoch."""
-
-    __slots__ = ("epoch", "names")
-
-    def __init__(self) -> None:
-        self.epoch, self.names = 0, set()
-
-
-_prepared: WeakKeyDictionary[Any, _Prepared] = WeakKeyDictionary()
-
-
-@lru_cache(maxsize=512)
-def _numbered(sql: str) -> tuple[str, int, str]:
-    """A name for ``sql``, its number of parameters, and its text with ``$1``, ``$2``…"""
-    parts = sql.split("%s")
-    numbered = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))
-    return hashlib.blake2s(sql.encode(), digest_size=8).hexdigest(), len(parts) - 1, numbered
-
-
-def _run(cursor, statements: Sequence[str], params: list[Any], *, then: str = "") -> None:
-    """Run several statements (and ``then``, a command such as ``COMMIT``) in one round
-    trip on a client-binding cursor. Where the connection prepares statements
-    (``DB_PREPARE_THRESHOLD``), each runs as ``EXECUTE`` of a statement prepared on that
-    connection the first time (``PREPARE`` in the same text): PostgreSQL plans it once, as
-    it does the statements the driver prepares itself. The cursor is left at the first
-    statement's result."""
-    connection = _db()
-    if not connection.settings_dict["OPTIONS"].get("prepare_threshold"):
-        cursor.execute("; ".join([*statements, *([then] if then else [])]), params)
-        return
-    known = _prepared.setdefault(connection.connection, _Prepared())
-    head, body, new = [], [], []
-    for sql in statements:
-        digest, count, numbered = _numbered(sql)
-        name = f"vog_{digest}_{known.epoch}"
-        if name not in known.names:
-            head.append(f"PREPARE {name} AS {numbered}")
-            new.append(name)
-        body.append(f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}")
-    try:
-        cursor.execute("; ".join([*head, *body, *([then] if then else [])]), params)
-    except Exception:
-        if new:  # prepared or not: new names from now on
-            known.epoch, known.names = known.epoch + 1, set()
-        raise
-    known.names.update(new)
-    for _ in head:
-        cursor.nextset()  # past the PREPAREs' results, to the first statement's
 
 
 def _client_binding_cursor():
@@ -265,15 +212,10 @@ def _move_values(move: dict) -> list:
 MOVE_COLUMNS = "(game_id, ply, seat, color, gained, clock_ms, played_at)"
 
 
-def match_save(
-    match: Match, fields: Iterable[str], *, move: dict | None = None, last: bool = False
-) -> None:
+def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None) -> None:
     """``UPDATE`` the given columns of a match (what ``save(update_fields=…)`` does), and
     store ``move`` (the ``Move`` row's columns) with it: on PostgreSQL in the same
-    statement, so a move costs one round trip less. With ``last`` (the caller's
-    transaction writes nothing after this), the ``COMMIT`` goes with that statement on
-    PostgreSQL when the transaction is the outermost one: one round trip less again, and
-    Django's own commit at the end of the block then finds nothing left to do."""
+    statement, so a move costs one round trip less."""
     connection = _db()
     assignments, params = [], []
     for name in sorted(fields):
@@ -286,26 +228,13 @@ def match_save(
     moves = connection.ops.quote_name(Move._meta.db_table)
     update = f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s"
     insert = f"INSERT INTO {moves} {MOVE_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
-    if move is not None and connection.vendor == "postgresql":
-        statement, params = f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params]
-        if last and _outermost():
-            with _client_binding_cursor() as cursor:
-                _run(cursor, [statement], params, then="COMMIT")
-            return
-        with connection.cursor() as cursor:
-            cursor.execute(statement, params)
-        return
     with connection.cursor() as cursor:
+        if move is not None and connection.vendor == "postgresql":
+            cursor.execute(f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params])
+            return
         if move is not None:
             cursor.execute(insert, _move_values(move))
         cursor.execute(update, params)
-
-
-def _outermost() -> bool:
-    """Whether the running transaction is a single ``atomic`` block of its own (not inside
-    another, as a test's is): only then may a statement commit it."""
-    connection = _db()
-    return connection.in_atomic_block and len(connection.atomic_blocks) == 1
 
 
 def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:

@@ -261,8 +261,7 @@ def _play(
         "clock_ms": clock_ms,
         "played_at": received_at,
     }
-    # move_play writes nothing after this: the move's save commits with it
-    return _commit(match, seats, state, new, now=received_at, move=move, last=True)
+    return _commit(match, seats, state, new, now=received_at, move=move)
 
 
 def match_ready(
@@ -465,25 +464,20 @@ def _bump(
     fields: set[str] = frozenset(),
     previous_deadline: datetime | None = None,
     move: dict | None = None,
-    last: bool = False,
 ) -> Match:
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
-    deadline comes). The message is built before the save, which comes last: with
-    ``last`` (the caller writes nothing more) the save may commit (``rows.match_save``)."""
+    deadline comes)."""
     tick = match.deadline != previous_deadline and _tick_due(match, now)
     match.version += 1  # the row is locked: no lost update
+    rows.match_save(
+        match, {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}, move=move
+    )
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
-    rows.match_save(
-        match,
-        {*fields, "version", "updated_at", *(["tick_due"] if tick else [])},
-        move=move,
-        last=last,
-    )
     transaction.on_commit(partial(events.table_changed, match.pk, event))
-    transaction.on_commit(partial(rows.remember, match.pk, match.version, state))
+    transaction.on_commit(partial(rows.remember, match.pk, match.version, state, match.state))
     if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match
@@ -514,11 +508,10 @@ def _commit(
     now: datetime,
     fields: set[str] = frozenset(),
     move: dict | None = None,
-    last: bool = False,
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
     the next deadline and the version; the computer's seats are ready for the next game
-    at once, and its turn is handed to the ``bots`` queue. ``last``: see ``_bump``."""
+    at once, and its turn is handed to the ``bots`` queue."""
     bots = [row.seat for row in seats if row.bot_level]
     for seat in bots:
         if new.status == BETWEEN_GAMES and seat not in new.ready and seat not in new.out:
@@ -576,7 +569,6 @@ def _commit(
         fields=changed,
         previous_deadline=previous_deadline,
         move=move,
-        last=last,
     )
 
 
