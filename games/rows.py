@@ -276,3 +276,43 @@ def presence_close(channel_name: str, now: datetime) -> bool:
             [at, channel_name, at],
         )
     return True
+
+
+def presence_open(
+    *,
+    channel_name: str,
+    member_id: int,
+    match_id: int | None,
+    seat: int | None,
+    now: datetime,
+    horizon: datetime,
+    caps: tuple[int, int],
+) -> bool | None:
+    """A member's socket opened, on PostgreSQL in one round trip: the member seen ``now``
+    (the row's lock orders their sockets opening at the same moment; the next statement
+    reads after it), their sockets counted, and this one stored unless that makes more
+    than ``caps`` (anywhere, at this table). Whether it was stored; None elsewhere (the
+    caller uses the ORM)."""
+    connection = _db()
+    if connection.vendor != "postgresql":
+        return None
+    presence, user = (connection.ops.quote_name(m._meta.db_table) for m in (Presence, User))
+    at, since = (connection.ops.adapt_datetimefield_value(t) for t in (now, horizon))
+    anywhere, here = caps
+    sql = (
+        f"UPDATE {user} SET last_seen = %s WHERE id = %s; "
+        f"WITH mine AS (SELECT count(*) AS anywhere, "
+        f"count(*) FILTER (WHERE match_id = %s) AS here FROM {presence} "
+        f"WHERE member_id = %s AND NOT closed AND last_seen > %s), "
+        f"stored AS (INSERT INTO {presence} "
+        f"(channel_name, member_id, match_id, seat, opened_at, last_seen, closed) "
+        f"SELECT %s, %s, %s, %s, %s, %s, FALSE FROM mine "
+        f"WHERE anywhere < %s AND (%s::bigint IS NULL OR here < %s) RETURNING 1) "
+        f"SELECT count(*) FROM stored"
+    )
+    params = [at, member_id, match_id, member_id, since]
+    params += [channel_name, member_id, match_id, seat, at, at, anywhere, match_id, here]
+    with _client_binding_cursor() as cursor:
+        cursor.execute(sql, params)
+        cursor.nextset()
+        return cursor.fetchone()[0] == 1

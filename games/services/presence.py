@@ -40,25 +40,54 @@ def socket_open(
             if not seats and not Match.objects.filter(pk=match_id).exists():
                 raise TableError("not_found", _("This table does not exist."))
             seat = seat_of(seats, member)
-        if member is not None and member.is_authenticated:
-            # The member's row lock orders their sockets opening at the same moment.
-            User.objects.select_for_update().filter(pk=member.pk).update(last_seen=now)
-            mine = Presence.objects.filter(
-                member=member, closed=False, last_seen__gt=_horizon(now)
-            ).aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
-            if mine["anywhere"] >= settings.SOCKETS_PER_MEMBER or (
-                match_id is not None and mine["here"] >= settings.SOCKETS_PER_TABLE
-            ):
-                raise TableError("too_many_sockets", _("You have too many pages open."))
-        Presence.objects.create(
-            channel_name=channel_name,
-            member=member if member is not None and member.is_authenticated else None,
-            match_id=match_id,
-            seat=seat,
-            opened_at=now,
-            last_seen=now,
-        )
+        member_id = member.pk if member is not None and member.is_authenticated else None
+        if member_id is None:
+            Presence.objects.create(
+                channel_name=channel_name,
+                match_id=match_id,
+                seat=seat,
+                opened_at=now,
+                last_seen=now,
+            )
+            return seat
+        opening = dict(channel_name=channel_name, member_id=member_id, match_id=match_id)
+        opening.update(seat=seat, now=now, horizon=_horizon(now))
+        caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
+        stored = rows.presence_open(**opening, caps=caps)  # one round trip on PostgreSQL
+        if stored is None:
+            stored = _presence_open(**opening, caps=caps)
+        if not stored:
+            raise TableError("too_many_sockets", _("You have too many pages open."))
     return seat
+
+
+def _presence_open(
+    *,
+    channel_name: str,
+    member_id: int,
+    match_id: int | None,
+    seat: int | None,
+    now: datetime,
+    horizon: datetime,
+    caps: tuple[int, int],
+) -> bool:
+    """``rows.presence_open`` through the ORM (SQLite)."""
+    # The member's row lock orders their sockets opening at the same moment.
+    User.objects.select_for_update().filter(pk=member_id).update(last_seen=now)
+    mine = Presence.objects.filter(
+        member_id=member_id, closed=False, last_seen__gt=horizon
+    ).aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
+    if mine["anywhere"] >= caps[0] or (match_id is not None and mine["here"] >= caps[1]):
+        return False
+    Presence.objects.create(
+        channel_name=channel_name,
+        member_id=member_id,
+        match_id=match_id,
+        seat=seat,
+        opened_at=now,
+        last_seen=now,
+    )
+    return True
 
 
 def socket_seen(*, channel_name: str, now: datetime) -> None:

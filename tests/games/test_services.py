@@ -360,3 +360,41 @@ def test_a_closed_socket_stops_counting_and_the_member_was_seen(fast_table, alic
     seat_row = fast_table.seats.get(seat=0)
     assert seat_row.connected is False and seat_row.absent_since == later
     assert not Presence.objects.filter(channel_name="c-1").exists()  # forgotten once read
+
+
+@pytest.mark.parametrize("through", ["statement", "orm"])
+def test_a_socket_opening_is_counted_the_same_by_both_paths(fast_table, alice, through):
+    """``rows.presence_open`` (one statement on PostgreSQL) and the ORM path SQLite takes
+    store a socket, see the member, and refuse one over either cap alike."""
+    from accounts.models import User
+    from games import rows
+    from games.models import Presence
+    from games.services.presence import _presence_open
+
+    open_ = rows.presence_open if through == "statement" else _presence_open
+    horizon = T0 - timedelta(seconds=60)
+
+    def opening(name, match_id, caps, seat=None):
+        return open_(
+            channel_name=name,
+            member_id=alice.pk,
+            match_id=match_id,
+            seat=seat,
+            now=T0,
+            horizon=horizon,
+            caps=caps,
+        )
+
+    assert opening("a-1", fast_table.pk, (3, 2), seat=0) is True
+    assert opening("a-2", fast_table.pk, (3, 2), seat=0) is True
+    assert opening("a-3", fast_table.pk, (3, 2), seat=0) is False  # two at this table
+    assert opening("a-4", None, (3, 2)) is True  # a third elsewhere
+    assert opening("a-5", None, (3, 2)) is False  # three in all
+    rows_ = Presence.objects.filter(member=alice).order_by("channel_name")
+    assert [(p.channel_name, p.match_id, p.seat) for p in rows_] == [
+        ("a-1", fast_table.pk, 0),
+        ("a-2", fast_table.pk, 0),
+        ("a-4", None, None),
+    ]
+    assert all(p.last_seen == T0 == p.opened_at and not p.closed for p in rows_)
+    assert User.objects.get(pk=alice.pk).last_seen == T0
