@@ -11,6 +11,7 @@ connection.
 from __future__ import annotations
 
 from datetime import UTC
+from functools import cache
 from typing import Any
 
 try:
@@ -35,6 +36,7 @@ class UtcTimestampLoader(Loader):  # type: ignore[misc,valid-type]
         return self._load(data)
 
 
+@cache
 def _compiled() -> type:
     return adapters.get_loader(postgres.types["timestamptz"].oid, Format.TEXT)
 
