@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.errors import IllegalMove
@@ -16,6 +19,14 @@ class TableError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def interpolated(message: Promise, values: dict[str, Any]) -> Promise:
+    """``message % values``, made when it is shown: a socket's error is raised where no
+    one's language is active (the parser, a database thread) and translated where the
+    socket sends it (``MemberSocket.send_error``). ``%`` on a lazy message would fix it
+    in the language active at the raise."""
+    return lazy(lambda: str(message) % values, str)()
 
 
 class Revoked(TableError):

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import TableError
+from games.errors import TableError, interpolated
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_LENGTH = 500
@@ -61,7 +61,9 @@ def check_text(text: str) -> str:
     """A chat line as it may be stored: trimmed, 1–500 characters, no control characters."""
     text = text.strip()
     if not text or len(text) > MAX_CHAT_LENGTH:
-        raise _bad(_("A chat message has 1 to %(max)d characters.") % {"max": MAX_CHAT_LENGTH})
+        raise _bad(
+            interpolated(_("A chat message has 1 to %(max)d characters."), {"max": MAX_CHAT_LENGTH})
+        )
     if any(unicodedata.category(char) in _FORBIDDEN_CATEGORIES for char in text):
         raise _bad(_("A chat message cannot hold control characters."))
     return text
@@ -77,7 +79,9 @@ def parse(text: str | None, data: bytes | None = None) -> Message:
         raise _bad(_("Send JSON text frames."))
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise _bad(
-            _("A message may not be longer than %(max)d bytes.") % {"max": MAX_MESSAGE_BYTES}
+            interpolated(
+                _("A message may not be longer than %(max)d bytes."), {"max": MAX_MESSAGE_BYTES}
+            )
         )
     try:
         payload = json.loads(text)
@@ -102,7 +106,7 @@ def parse(text: str | None, data: bytes | None = None) -> Message:
         return Chat(check_text(text))
     if kind in SIMPLE_TYPES:
         return Simple(kind)
-    raise _bad(_("Unknown message type %(type)r.") % {"type": kind[:40]})
+    raise _bad(interpolated(_("Unknown message type %(type)r."), {"type": kind[:40]}))
 
 
 def _move(payload: dict[str, Any]) -> Move:

@@ -25,7 +25,7 @@ from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import PRESETS, Clock, parse_preset
 from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
-from games.errors import TableError, from_engine
+from games.errors import TableError, from_engine, interpolated
 from games.models import Game, Match, Seat
 from games.state import SeatRow
 from games.topics import variant_name
@@ -236,7 +236,9 @@ def _play(
     if ply != game.ply:
         raise TableError(
             "stale",
-            _("The board changed meanwhile: the game is at move %(ply)d.") % {"ply": game.ply},
+            interpolated(
+                _("The board changed meanwhile: the game is at move %(ply)d."), {"ply": game.ply}
+            ),
         )
     at = timing.ms(received_at)
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None

@@ -98,14 +98,15 @@ async def connect():
 
     sockets = []
 
-    async def open_socket(match, user=None, *, origin=b"http://testserver") -> Socket:
+    async def open_socket(match, user=None, *, origin=b"http://testserver", lang="") -> Socket:
         headers = [(b"origin", origin)] if origin else []
         if user is not None:
             client = Client()
             await sync_to_async(client.force_login)(user)
             cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
             headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
-        communicator = WebsocketCommunicator(application, f"/ws/table/{match.pk}/", headers=headers)
+        path = f"/ws/table/{match.pk}/" + (f"?lang={lang}" if lang else "")
+        communicator = WebsocketCommunicator(application, path, headers=headers)
         connected, _ = await communicator.connect()
         assert connected
         socket = Socket(communicator)

@@ -150,3 +150,36 @@ async def test_a_server_error_answers_internal_and_keeps_the_socket(
     # The cleanup ran: the socket no longer counts.
     rows = await sync_to_async(list)(Presence.objects.filter(member=alice, closed=False))
     assert rows == []
+
+
+async def test_errors_with_values_come_in_the_socket_language(connect, fast_table, alice, bob):
+    """A refusal that names a number or a type is translated where the socket sends it,
+    not fixed in the language active where it was raised (the parser, a database thread)."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    spanish = await connect(fast_table, bob, lang="es")
+    cases = [
+        (
+            {"type": "move", "ply": 5, "color": 1},
+            "stale",
+            "The board changed meanwhile: the game is at move %(ply)d.",
+            {"ply": 0},
+        ),
+        ({"type": "dance"}, "bad_message", "Unknown message type %(type)r.", {"type": "dance"}),
+        (
+            {"type": "chat", "text": "x" * 501},
+            "bad_message",
+            "A chat message has 1 to %(max)d characters.",
+            {"max": 500},
+        ),
+    ]
+    for message, code, english, values in cases:
+        await spanish.send(message)
+        error = await spanish.receive_type("error")
+        with translation.override("es"):
+            expected = gettext(english) % values
+        assert expected != english % values  # the catalog has it in Spanish
+        assert (error["code"], error["message"]) == (code, expected)
+    await spanish.send({"type": "sync"})  # the socket is still usable
+    assert (await spanish.receive_type("state"))["game"]["ply"] == 0
