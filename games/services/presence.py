@@ -40,18 +40,11 @@ def socket_open(
             if not seats and not Match.objects.filter(pk=match_id).exists():
                 raise TableError("not_found", _("This table does not exist."))
             seat = seat_of(seats, member)
-        member_id = member.pk if member is not None and member.is_authenticated else None
-        if member_id is None:
-            Presence.objects.create(
-                channel_name=channel_name,
-                match_id=match_id,
-                seat=seat,
-                opened_at=now,
-                last_seen=now,
-            )
+        opening = dict(channel_name=channel_name, match_id=match_id, seat=seat, now=now)
+        if member is None or not member.is_authenticated:
+            _presence_store(**opening, member_id=None)  # a visitor's socket: no caps
             return seat
-        opening = dict(channel_name=channel_name, member_id=member_id, match_id=match_id)
-        opening.update(seat=seat, now=now, horizon=_horizon(now))
+        opening.update(member_id=member.pk, horizon=_horizon(now))
         caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
         stored = rows.presence_open(**opening, caps=caps)  # one round trip on PostgreSQL
         if stored is None:
@@ -59,6 +52,24 @@ def socket_open(
         if not stored:
             raise TableError("too_many_sockets", _("You have too many pages open."))
     return seat
+
+
+def _presence_store(
+    *,
+    channel_name: str,
+    member_id: int | None,
+    match_id: int | None,
+    seat: int | None,
+    now: datetime,
+) -> None:
+    Presence.objects.create(
+        channel_name=channel_name,
+        member_id=member_id,
+        match_id=match_id,
+        seat=seat,
+        opened_at=now,
+        last_seen=now,
+    )
 
 
 def _presence_open(
@@ -79,13 +90,8 @@ def _presence_open(
     ).aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
     if mine["anywhere"] >= caps[0] or (match_id is not None and mine["here"] >= caps[1]):
         return False
-    Presence.objects.create(
-        channel_name=channel_name,
-        member_id=member_id,
-        match_id=match_id,
-        seat=seat,
-        opened_at=now,
-        last_seen=now,
+    _presence_store(
+        channel_name=channel_name, member_id=member_id, match_id=match_id, seat=seat, now=now
     )
     return True
 

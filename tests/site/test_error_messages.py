@@ -17,9 +17,12 @@ ERRORS = {"TableError", "Revoked"}
 
 
 def _msgid(node: ast.expr) -> str | None:
-    """The msgid of ``_("…")`` or ``_("…") % {…}``; None for anything else."""
+    """The msgid of ``_("…")``, ``_("…") % {…}`` or ``interpolated(_("…"), {…})``; None for
+    anything else."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         node = node.left
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "interpolated":
+        node = node.args[0]
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
