@@ -156,26 +156,34 @@ def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) 
 def match_and_seats_locked(
     match_id: int, *, session_key: str | None, now: datetime | None
 ) -> tuple[Match | None, list[SeatRow]]:
-    """``match_locked`` and then ``seats_read``: on PostgreSQL both statements go in one
-    round trip (the seats' statement runs after the lock, so it reads them as they are)."""
+    """``match_locked`` and then ``seats_read``. On PostgreSQL one call of the function
+    ``games_table_locked`` (migration 0009) does both: its plans are kept, and its read
+    after the lock sees the seats as the lock's previous holder committed them."""
     connection = _db()
     if connection.vendor != "postgresql":
         return match_locked(match_id), seats_read(match_id, session_key=session_key, now=now)
     kept = _committed.get(match_id)
-    names, match_sql, converters = _match_select(connection.vendor, known=kept is not None)
-    seats_sql, params = _seats_sql(session_key, now)
-    known = [kept[0]] if kept is not None else []
-    with _client_binding_cursor() as cursor:
-        cursor.execute(f"{match_sql}; {seats_sql}", [*known, match_id, *params, match_id])
-        row = cursor.fetchone()
-        cursor.nextset()
-        seats = _seat_rows(cursor.fetchall())
-    if row is None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM games_table_locked(%s, %s, %s, %s)",
+            [
+                match_id,
+                kept[0] if kept is not None else None,
+                session_key,
+                connection.ops.adapt_datetimefield_value(now),
+            ],
+        )
+        found = cursor.fetchall()
+    if not found:
         return None, []
-    match = Match.from_db(connection.alias, names, _convert(row, converters))
+    names, _, converters = _match_select(connection.vendor)
+    split = len(names)  # the function's columns: the match's, then the seat's
+    match = Match.from_db(connection.alias, names, _convert(found[0][:split], converters))
     if match.state is None:  # the row is at the kept version: its state is the kept one
         match.state = kept[2]
-    return match, seats
+    if found[0][split] is None:  # no seats yet (the LEFT JOIN's one row)
+        return match, []
+    return match, _seat_rows(row[split:] for row in found)
 
 
 def _client_binding_cursor():

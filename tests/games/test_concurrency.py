@@ -48,3 +48,63 @@ def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt):
     assert fast_table.version == 2
     assert position_of(fast_table).to_move == 1
     assert legal_colour(position_of(fast_table))
+
+
+def test_the_lock_reads_seats_as_the_previous_holder_committed_them(fast_table, bob):
+    """A move waiting for the match's lock reads the seats after it got it: a seat that
+    the lock's holder changed meanwhile is read as committed, not as it was before."""
+    from django.db import connections, transaction
+
+    from games import access
+    from games.models import Seat
+
+    Seat.objects.filter(match=fast_table, seat=1).update(connected=True)
+    holder = connections.create_connection("default")
+    holder.set_autocommit(False)
+    found: list = []
+
+    def lock() -> None:
+        try:
+            with transaction.atomic():
+                found.append(access.locked_table(fast_table.pk)[1])
+        finally:
+            connections.close_all()
+
+    waiter = threading.Thread(target=lock)
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", [fast_table.pk])
+            cursor.execute(
+                "UPDATE games_seat SET connected = FALSE WHERE match_id = %s AND seat = 1",
+                [fast_table.pk],
+            )
+            waiter.start()
+        # until the waiter's statement waits for the lock (a wait, not a timing)
+        with connection.cursor() as watch:
+            while waiter.is_alive():
+                watch.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                if watch.fetchone()[0]:
+                    break
+        holder.commit()
+    finally:
+        holder.close()
+        waiter.join()
+    [seats] = found
+    assert [row.connected for row in seats] == [False, False]
+    assert [row.username for row in seats] == ["alice", bob.username]
+
+
+def test_the_lock_function_returns_every_column_of_the_match():
+    """``games_table_locked`` (migration 0009) lists the match's columns itself: a column
+    added to ``Match`` needs a migration that replaces the function."""
+    from games.models import Match
+
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM games_table_locked(0, NULL, NULL, NULL)")
+        columns = [column.name for column in cursor.description]
+    match_columns = [f.column for f in Match._meta.concrete_fields if f.column != "board"]
+    assert [c for c in columns if not c.startswith("seat_")] == match_columns
