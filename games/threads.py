@@ -14,6 +14,7 @@ hold up the next move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import itertools
 import queue
@@ -48,8 +49,13 @@ class PriorityPool:
 
     def submit(self, priority: int, function: Callable[[], T]) -> Future:
         future: Future = Future()
-        self._queue.put((priority, next(self._order), function, future))
+        self.put(priority, function, future)
         return future
+
+    def put(self, priority: int, function: Callable[[], Any], future: Future | _Settle) -> None:
+        """Queue a call; ``future`` (a concurrent one, or an event loop's through
+        ``_Settle``) gets its result."""
+        self._queue.put((priority, next(self._order), function, future))
 
     def _work(self) -> None:
         while True:
@@ -62,6 +68,39 @@ class PriorityPool:
                 future.set_exception(error)
             else:
                 future.set_result(result)
+
+
+class _Settle:
+    """What the pool's threads need of a future, for an event loop's own: its result
+    reaches the loop in one call, without the concurrent future, its lock and the two
+    chained callbacks of ``asyncio.wrap_future``."""
+
+    __slots__ = ("future", "loop")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, future: asyncio.Future) -> None:
+        self.loop, self.future = loop, future
+
+    def set_running_or_notify_cancel(self) -> bool:
+        return not self.future.cancelled()  # a socket that went away needs no answer
+
+    def set_result(self, result: Any) -> None:
+        self._settle(result, None)
+
+    def set_exception(self, error: BaseException) -> None:
+        self._settle(None, error)
+
+    def _settle(self, result: Any, error: BaseException | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop closed: the process is stopping
+            self.loop.call_soon_threadsafe(_resolve, self.future, result, error)
+
+
+def _resolve(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def _pool() -> PriorityPool:
@@ -79,8 +118,10 @@ def _call(function: Callable[..., T], args: tuple, kwargs: dict) -> T:
 
 
 async def _submit(priority: int, function: Callable[..., T], args: tuple, kwargs: dict) -> T:
-    future = _pool().submit(priority, functools.partial(_call, function, args, kwargs))
-    return await asyncio.wrap_future(future)
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    _pool().put(priority, functools.partial(_call, function, args, kwargs), _Settle(loop, future))
+    return await future
 
 
 async def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

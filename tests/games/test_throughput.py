@@ -119,3 +119,33 @@ def test_members_actions_come_before_housekeeping():
         future.result(timeout=10)
     assert done == ["move", "a", "b"]
     assert isinstance(failing.exception(timeout=10), ZeroDivisionError)
+
+
+def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left():
+    """``games.threads`` hands a result or an error back to the waiting coroutine, and a
+    call whose coroutine was cancelled (its socket went away) before a thread took it
+    never runs."""
+    import threading
+
+    from games import threads
+
+    pool = threads.PriorityPool(1)
+    gate, ran = threading.Event(), []
+    threads._executor = pool
+    try:
+        pool.submit(threads.LATER, gate.wait)  # the only thread is taken
+
+        async def scenario() -> None:
+            gone = asyncio.ensure_future(threads.run_unbounded(ran.append, "gone"))
+            await asyncio.sleep(0)  # let it queue its call
+            gone.cancel()
+            gate.set()
+            assert await threads.run(lambda: "answer") == "answer"
+            with pytest.raises(ZeroDivisionError):
+                await threads.run_unbounded(lambda: 1 / 0)
+            assert gone.cancelled()
+
+        asyncio.run(scenario())
+    finally:
+        threads._executor = None
+    assert ran == []
