@@ -75,22 +75,13 @@ def _convert(row, converters) -> list:
 
 
 @cache
-def _match_select(
-    vendor: str, lock: bool = True, known: bool = False
-) -> tuple[list[str], str, list[list]]:
-    """The match's columns (all but its board), its statement and converters. With
-    ``known``, the statement takes a version first and leaves the state out (NULL) when
-    the row is at that version: the process keeps that state already (``engine_state``)."""
+def _match_select(vendor: str, lock: bool = True) -> tuple[list[str], str, list[list]]:
+    """The match's columns (all but its board), its statement and converters."""
     connection = _db()
     fields = [f for f in Match._meta.concrete_fields if f.attname != "board"]
     names = [f.attname for f in fields]
     quote = connection.ops.quote_name
-    columns = ", ".join(
-        f"CASE WHEN {quote('version')} = %s THEN NULL ELSE {quote(f.column)} END"
-        if known and f.attname == "state"
-        else quote(f.column)
-        for f in fields
-    )
+    columns = ", ".join(quote(f.column) for f in fields)
     table = quote(Match._meta.db_table)
     lock_sql = " FOR UPDATE" if lock and connection.features.has_select_for_update else ""
     return (

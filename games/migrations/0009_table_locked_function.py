@@ -8,7 +8,7 @@ the lock's previous holder changed are read as it committed them.
 
 Its columns are the match's (all but ``board``) and then the seat's. A column added to
 ``Match`` must be added here too, by a migration that replaces the function;
-``tests/games/test_move_cost.py`` fails until it is. Nothing is created on SQLite.
+``tests/games/test_concurrency.py`` fails until it is. Nothing is created on SQLite.
 """
 
 from django.db import migrations
