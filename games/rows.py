@@ -18,6 +18,7 @@ from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from accounts.models import User
+from games import pipeline
 from games.engine.match import MatchState
 from games.models import ChatMessage, Match, Move, Presence, Seat
 from games.state import SeatRow
@@ -27,6 +28,9 @@ from games.state import SeatRow
 # Filled only after commit; nothing changes a stored state in place.
 _committed: dict[int, tuple[int, MatchState, dict[str, Any]]] = {}
 COMMITTED_KEPT = 4096
+
+# The lock of a move: PostgreSQL's function of migration 0009.
+TABLE_LOCKED = "SELECT * FROM games_table_locked(%s, %s, %s, %s)"
 
 
 def _db():
@@ -154,17 +158,18 @@ def match_and_seats_locked(
     if connection.vendor != "postgresql":
         return match_locked(match_id), seats_read(match_id, session_key=session_key, now=now)
     kept = _committed.get(match_id)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT * FROM games_table_locked(%s, %s, %s, %s)",
-            [
-                match_id,
-                kept[0] if kept is not None else None,
-                session_key,
-                connection.ops.adapt_datetimefield_value(now),
-            ],
-        )
-        found = cursor.fetchall()
+    params = [
+        match_id,
+        kept[0] if kept is not None else None,
+        session_key,
+        connection.ops.adapt_datetimefield_value(now),
+    ]
+    if pipeline.owned(connection):  # BEGIN goes with it, in one round trip
+        found = pipeline.begin_with(connection, TABLE_LOCKED, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(TABLE_LOCKED, params)
+            found = cursor.fetchall()
     if not found:
         return None, []
     names, _, converters = _match_select(connection.vendor)
@@ -211,10 +216,13 @@ def _move_values(move: dict) -> list:
 MOVE_COLUMNS = "(game_id, ply, seat, color, gained, clock_ms, played_at)"
 
 
-def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None) -> None:
+def match_save(
+    match: Match, fields: Iterable[str], *, move: dict | None = None, last: bool = False
+) -> None:
     """``UPDATE`` the given columns of a match (what ``save(update_fields=…)`` does), and
     store ``move`` (the ``Move`` row's columns) with it: on PostgreSQL in the same
-    statement, so a move costs one round trip less."""
+    statement, so a move costs one round trip less. ``last``: nothing follows in the
+    service's transaction, so on PostgreSQL ``COMMIT`` goes with it (``games.pipeline``)."""
     connection = _db()
     assignments, params = [], []
     for name in sorted(fields):
@@ -227,10 +235,13 @@ def match_save(match: Match, fields: Iterable[str], *, move: dict | None = None)
     moves = connection.ops.quote_name(Move._meta.db_table)
     update = f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s"
     insert = f"INSERT INTO {moves} {MOVE_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    if move is not None and connection.vendor == "postgresql":
+        update, params = f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params]
+        move = None
+    if move is None and last and pipeline.owned(connection):
+        pipeline.commit_with(connection, update, params)
+        return
     with connection.cursor() as cursor:
-        if move is not None and connection.vendor == "postgresql":
-            cursor.execute(f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params])
-            return
         if move is not None:
             cursor.execute(insert, _move_values(move))
         cursor.execute(update, params)

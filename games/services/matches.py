@@ -201,7 +201,7 @@ def move_play(
     with transaction.atomic():
         match, seats = locked_table(match_id, session_key=session_key, now=received_at)
         seat = player_seat_or_error(seats, user, now=received_at)
-        played = _play(match, seats, seat, ply, color, received_at)
+        played = _play(match, seats, seat, ply, color, received_at, last=True)
     if played is None:
         raise TableError("game_over", _("Your time ran out before the move arrived."))
     return played
@@ -225,10 +225,18 @@ def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datet
 
 
 def _play(
-    match: Match, seats: list[SeatRow], seat: int, ply: int, color: int | str, received_at
+    match: Match,
+    seats: list[SeatRow],
+    seat: int,
+    ply: int,
+    color: int | str,
+    received_at,
+    *,
+    last: bool = False,
 ) -> Match | None:
     """A move of ``seat`` on the locked match, checked against the game and the clock.
-    None when the mover's time had run out: the seat is flagged instead."""
+    None when the mover's time had run out: the seat is flagged instead. ``last``: the
+    caller's transaction ends with it (``_bump``)."""
     state = rows.engine_state(match)
     if state.status != PLAYING:
         raise TableError("game_over", _("No game is being played now."))
@@ -244,7 +252,7 @@ def _play(
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     flagged = clock.flagged(at) if clock is not None else None
     if flagged is not None:
-        _commit(match, seats, state, _event(state.flag, flagged), now=received_at)
+        _commit(match, seats, state, _event(state.flag, flagged), now=received_at, last=last)
         return None
     new = _event(state.play, seat, color)
     after = new.games[game.number - 1]
@@ -263,7 +271,7 @@ def _play(
         "clock_ms": clock_ms,
         "played_at": received_at,
     }
-    return _commit(match, seats, state, new, now=received_at, move=move)
+    return _commit(match, seats, state, new, now=received_at, move=move, last=last)
 
 
 def match_ready(
@@ -466,18 +474,23 @@ def _bump(
     fields: set[str] = frozenset(),
     previous_deadline: datetime | None = None,
     move: dict | None = None,
+    last: bool = False,
 ) -> Match:
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
-    deadline comes)."""
+    deadline comes). ``last``: the save is the last statement of the caller's transaction
+    (``rows.match_save``); the state is built before it, so nothing after it can fail."""
     tick = match.deadline != previous_deadline and _tick_due(match, now)
     match.version += 1  # the row is locked: no lost update
-    rows.match_save(
-        match, {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}, move=move
-    )
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     message = public.build(match, state, seats, now=now, rating_changes=changes)
     event = public.encode(message, state.current.position, deadline=match.deadline)
+    rows.match_save(
+        match,
+        {*fields, "version", "updated_at", *(["tick_due"] if tick else [])},
+        move=move,
+        last=last,
+    )
     transaction.on_commit(partial(events.table_changed, match.pk, event))
     transaction.on_commit(partial(rows.remember, match.pk, match.version, state, match.state))
     if tick:
@@ -510,6 +523,7 @@ def _commit(
     now: datetime,
     fields: set[str] = frozenset(),
     move: dict | None = None,
+    last: bool = False,
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
     the next deadline and the version; the computer's seats are ready for the next game
@@ -571,6 +585,7 @@ def _commit(
         fields=changed,
         previous_deadline=previous_deadline,
         move=move,
+        last=last,
     )
 
 
