@@ -305,7 +305,7 @@ def _player_event(
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
         state = rows.engine_state(match)
-        return _commit(match, seats, state, _event(event, state, seat), now=now)
+        return _commit(match, seats, state, _event(event, state, seat), now=now, last=True)
 
 
 def match_claim(
@@ -442,7 +442,7 @@ def rematch_offer(
                 practice=match.practice,
             )
             fields.add("rematch")
-        return _bump(match, seats, rows.engine_state(match), now=now, fields=fields)
+        return _bump(match, seats, rows.engine_state(match), now=now, fields=fields, last=True)
 
 
 def member_leave_all(*, member: User, **kwargs) -> None:

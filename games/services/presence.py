@@ -157,7 +157,7 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             match.spectators = spectators
             changed = True
         if changed and match.state:
-            _bump(match, seats, rows.engine_state(match), now=now, fields={"spectators"})
+            _bump(match, seats, rows.engine_state(match), now=now, fields={"spectators"}, last=True)
         elif changed:
             match.save(update_fields=["spectators"])
         return changed

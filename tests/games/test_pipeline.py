@@ -137,3 +137,52 @@ def test_a_stale_move_rolls_back_and_the_next_one_plays(fast_table, alice, bob):
     assert refused.value.code == "stale" and fast_table.version == 2
     play(fast_table, bob, 1)
     assert fast_table.version == 3
+
+
+def ends_with_the_folded_save(call) -> list[str]:
+    """Run ``call`` and return its statements; assert the save that carried COMMIT was its
+    last (Django logs its own COMMIT as the block closes)."""
+    with CaptureQueriesContext(connection) as captured, events.capture():
+        call()
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sql[0] == "BEGIN" and sql[1].startswith("SELECT * FROM games_table_locked($1")
+    assert sql[-1] == "COMMIT" and sql[-2].startswith('UPDATE "games_match" SET')
+    assert "$1" in sql[-2]  # sent with COMMIT, not through a cursor
+    return sql
+
+
+def test_every_service_that_folds_its_commit_ends_with_the_save(fast_table, alice, bob):
+    """ready, resign, rematch (the second offer creates the new match first) and the
+    presence refresh: nothing runs after the statement that carried COMMIT."""
+    from games.models import Presence
+
+    def resign_game():
+        services.game_resign(match_id=fast_table.pk, user=alice, now=T0)
+
+    def ready(user):
+        return lambda: services.match_ready(match_id=fast_table.pk, user=user, now=T0)
+
+    ends_with_the_folded_save(resign_game)
+    ends_with_the_folded_save(ready(alice))
+    ends_with_the_folded_save(ready(bob))
+    fast_table.refresh_from_db()
+    assert fast_table.status == Match.Status.PLAYING and fast_table.state["games"][1]
+    ends_with_the_folded_save(
+        lambda: services.match_resign(match_id=fast_table.pk, user=bob, now=T0)
+    )
+    ends_with_the_folded_save(
+        lambda: services.rematch_offer(match_id=fast_table.pk, user=alice, now=T0)
+    )
+    sql = ends_with_the_folded_save(
+        lambda: services.rematch_offer(match_id=fast_table.pk, user=bob, now=T0)
+    )
+    assert any(statement.startswith('INSERT INTO "games_match"') for statement in sql)
+    fast_table.refresh_from_db()
+    assert fast_table.rematch is not None and fast_table.version == 7
+
+    Presence.objects.create(
+        channel_name="watcher", match=fast_table, seat=None, last_seen=T0, opened_at=T0
+    )
+    ends_with_the_folded_save(lambda: services.presence_refresh(match_id=fast_table.pk, now=T0))
+    fast_table.refresh_from_db()
+    assert fast_table.spectators == 1 and fast_table.version == 8
