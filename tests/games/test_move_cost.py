@@ -30,8 +30,8 @@ def test_a_move_runs_a_fixed_number_of_statements(new_table, make_member, varian
         queries, _ = play_one(match, members[ply % seats], ply)
         counts.append(len(queries))
         statements = [q["sql"].split()[0] for q in queries.captured_queries]
-        # lock the match and read the seats (one round trip), store the move with the
-        # match's changed columns, commit
+        # lock the match and read the seats (with BEGIN: one round trip), store the move
+        # with the match's changed columns (with COMMIT: the second; games.pipeline)
         assert statements == ["BEGIN", "SELECT", "WITH", "COMMIT"]
     assert set(counts) == {4}
 
