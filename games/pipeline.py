@@ -70,20 +70,21 @@ def owned(connection) -> bool:
 
 
 def begin_with(connection, sql: str, params: Sequence[Any]) -> list[tuple]:
-    """``BEGIN`` and ``sql`` in one round trip; the rows of ``sql``. When something ran in
-    the transaction already, ``sql`` goes alone."""
+    """``BEGIN`` and ``sql`` in one round trip; the rows of ``sql``. If something ran in
+    the transaction already, ``sql`` goes through a cursor."""
     connection.validate_no_broken_transaction()
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw = connection.connection
-    begin = raw.pgconn.transaction_status == pq.TransactionStatus.IDLE
+    if raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
     try:
-        return _run(connection, sql, params, before=_begin(raw) if begin else None)
-    except _Missing as missing:
+        return _run(connection, sql, params, before=_begin(raw))
+    except _Missing:
+        _kept.pop(raw, None)
         with connection.wrap_database_errors:
-            if not begin:
-                raise missing.error from None  # the transaction is lost: the service fails
-            _kept.pop(raw, None)
             raw.rollback()  # nothing ran in it but the failed statement
         return _run(connection, sql, params, before=_begin(raw))
 

@@ -235,7 +235,7 @@ def match_save(
     moves = connection.ops.quote_name(Move._meta.db_table)
     update = f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s"
     insert = f"INSERT INTO {moves} {MOVE_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
-    if move is not None and connection.vendor == "postgresql":
+    if move is not None and connection.vendor == "postgresql":  # one statement for both
         update, params = f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params]
         move = None
     if move is None and last and pipeline.owned(connection):

@@ -186,3 +186,16 @@ def test_every_service_that_folds_its_commit_ends_with_the_save(fast_table, alic
     ends_with_the_folded_save(lambda: services.presence_refresh(match_id=fast_table.pk, now=T0))
     fast_table.refresh_from_db()
     assert fast_table.spectators == 1 and fast_table.version == 8
+
+
+def test_a_lock_after_other_statements_goes_through_a_cursor(fast_table):
+    """BEGIN was sent already: the lock goes alone, as a cursor sends it."""
+    from games import rows
+
+    with transaction.atomic():
+        assert Match.objects.filter(pk=fast_table.pk).exists()
+        with CaptureQueriesContext(connection) as captured:
+            match, seats = rows.match_and_seats_locked(fast_table.pk, session_key=None, now=T0)
+    assert match.pk == fast_table.pk and [row.seat for row in seats] == [0, 1]
+    [lock] = [q["sql"] for q in captured.captured_queries]
+    assert lock.startswith("SELECT * FROM games_table_locked(") and "$1" not in lock
