@@ -20,6 +20,7 @@ as a cursor's would be listed; ``BEGIN`` and ``COMMIT`` are listed by Django its
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import select
 import time
@@ -148,8 +149,10 @@ def _run(
             pgconn.pipeline_sync()
             results = _results(pgconn)
         finally:
-            if pgconn.pipeline_status != pq.PipelineStatus.OFF and not pgconn.is_busy():
-                pgconn.exit_pipeline_mode()
+            # A connection that broke keeps its error; Django closes it afterwards.
+            with contextlib.suppress(errors.OperationalError):
+                if pgconn.pipeline_status != pq.PipelineStatus.OFF and not pgconn.is_busy():
+                    pgconn.exit_pipeline_mode()
         if parsed and results[1 if before else 0].status == pq.ExecStatus.COMMAND_OK:
             known.add(name)
         for result in results:
@@ -171,9 +174,8 @@ def _statement(sql: str) -> tuple[bytes, bytes]:
     for Django's ``%s``."""
     parts = sql.split("%s")
     text = parts[0] + "".join(f"${index}{part}" for index, part in enumerate(parts[1:], 1))
-    return b"vog_" + hashlib.blake2b(
-        sql.encode(), digest_size=8
-    ).hexdigest().encode(), text.encode()
+    digest = hashlib.blake2b(sql.encode(), digest_size=8).hexdigest()
+    return f"vog_{digest}".encode(), text.encode()
 
 
 def _results(pgconn) -> list:
@@ -205,7 +207,7 @@ def _log(connection, started: float, text: bytes, values) -> None:
     """As a cursor's statement is logged (Django logs ``BEGIN`` and ``COMMIT`` itself,
     as the atomic block opens and closes)."""
     if connection.queries_logged:
-        shown = [value.decode() if value is not None else None for value in values]
+        shown = [bytes(value).decode() if value is not None else None for value in values]
         connection.queries_log.append(
             {"sql": f"{text.decode()} -- {shown}", "time": f"{time.monotonic() - started:.3f}"}
         )

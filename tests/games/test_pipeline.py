@@ -199,3 +199,23 @@ def test_a_lock_after_other_statements_goes_through_a_cursor(fast_table):
     assert match.pk == fast_table.pk and [row.seat for row in seats] == [0, 1]
     [lock] = [q["sql"] for q in captured.captured_queries]
     assert lock.startswith("SELECT * FROM games_table_locked(") and "$1" not in lock
+
+
+def test_a_connection_lost_mid_move_is_an_error_and_a_new_one_plays(fast_table, alice):
+    colour = legal_colour(position_of(fast_table))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        [pid] = cursor.fetchone()
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    finally:
+        other.close()
+    with pytest.raises(OperationalError), events.capture():  # the lock's round trip fails
+        services.move_play(match_id=fast_table.pk, user=alice, ply=0, color=colour, received_at=T0)
+    connection.close_if_unusable_or_obsolete()  # as every database thread does after a call
+    fast_table.refresh_from_db()
+    assert fast_table.version == 1  # nothing was played
+    play(fast_table, alice, 0)
+    assert fast_table.version == 2
