@@ -326,3 +326,53 @@ def presence_open(
         cursor.execute(sql, params)
         cursor.nextset()
         return cursor.fetchone()[0] == 1
+
+
+def presence_sweep_table(match_id: int, horizon: datetime) -> list[tuple[Any, datetime, bool]]:
+    """A table's sockets as (seat, last seen, gone), forgetting the gone ones: closed, or
+    silent since ``horizon``. On PostgreSQL one statement; elsewhere a read and a delete."""
+    connection = _db()
+    presence = connection.ops.quote_name(Presence._meta.db_table)
+    since = connection.ops.adapt_datetimefield_value(horizon)
+    gone = "(closed OR last_seen <= %s)"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH gone AS (DELETE FROM {presence} WHERE match_id = %s AND {gone} "
+                f"RETURNING seat, last_seen) "
+                f"SELECT seat, last_seen, FALSE FROM {presence} "
+                f"WHERE match_id = %s AND NOT {gone} "
+                f"UNION ALL SELECT seat, last_seen, TRUE FROM gone",
+                [match_id, since, match_id, since],
+            )
+            found = cursor.fetchall()
+        else:
+            cursor.execute(
+                f"SELECT seat, last_seen, {gone}, channel_name FROM {presence} WHERE match_id = %s",
+                [since, match_id],
+            )
+            found = cursor.fetchall()
+            names = [row[3] for row in found if row[2]]
+            if names:
+                marks = ", ".join(["%s"] * len(names))
+                cursor.execute(f"DELETE FROM {presence} WHERE channel_name IN ({marks})", names)
+    converters = _presence_converters(connection.vendor)
+    return [(seat, *_convert((seen, bool(gone_)), converters)) for seat, seen, gone_, *_ in found]
+
+
+@cache
+def _presence_converters(vendor: str) -> list[list]:
+    return [_converters(Presence, ["last_seen"])[0], []]
+
+
+def seat_presence_save(match_id: int, seat: int, connected: bool, absent_since) -> None:
+    """Store whether a seat is connected, and since when it is not."""
+    connection = _db()
+    table = connection.ops.quote_name(Seat._meta.db_table)
+    since = connection.ops.adapt_datetimefield_value(absent_since)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET connected = %s, absent_since = %s "
+            f"WHERE match_id = %s AND seat = %s",
+            [connected, since, match_id, seat],
+        )

@@ -20,7 +20,7 @@ from accounts.models import User
 from games import rows, timing
 from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
-from games.models import Match, Presence, Seat
+from games.models import Match, Presence
 
 
 def _horizon(now: datetime) -> datetime:
@@ -126,33 +126,25 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             match, seats = locked_table(match_id)
         except TableError:
             return False
-        horizon = _horizon(now)
-        sockets = list(
-            Presence.objects.filter(match_id=match_id).values_list(
-                "channel_name", "seat", "last_seen", "closed"
-            )
-        )
-        fresh = [row for row in sockets if not row[3] and row[2] > horizon]
-        gone = [row for row in sockets if row[3] or row[2] <= horizon]
+        sockets = rows.presence_sweep_table(match_id, _horizon(now))
         changed = False
         for index, row in enumerate(seats):
             if row.bot_level:
                 continue  # the computer is always there
-            connected = any(f[1] == row.seat for f in fresh)
+            connected = any(not gone and seat == row.seat for seat, _, gone in sockets)
             if connected == row.connected:
                 continue
             # Absent since its last socket closed, or since a dead socket's last message.
             absent_since = None
             if not connected:
-                absent_since = max((g[2] for g in gone if g[1] == row.seat), default=now)
-            Seat.objects.filter(match_id=match_id, seat=row.seat).update(
-                connected=connected, absent_since=absent_since
-            )
+                absent_since = max(
+                    (seen for seat, seen, gone in sockets if gone and seat == row.seat),
+                    default=now,
+                )
+            rows.seat_presence_save(match_id, row.seat, connected, absent_since)
             seats[index] = row._replace(connected=connected, absent_since=absent_since)
             changed = True
-        spectators = sum(1 for f in fresh if f[1] is None)
-        if gone:
-            Presence.objects.filter(channel_name__in=[g[0] for g in gone]).delete()
+        spectators = sum(1 for seat, _, gone in sockets if not gone and seat is None)
         if spectators != match.spectators:
             match.spectators = spectators
             changed = True

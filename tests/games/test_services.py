@@ -362,6 +362,44 @@ def test_a_closed_socket_stops_counting_and_the_member_was_seen(fast_table, alic
     assert not Presence.objects.filter(channel_name="c-1").exists()  # forgotten once read
 
 
+@pytest.mark.parametrize("vendor", ["postgresql", "other"])
+def test_a_refresh_reads_every_socket_of_the_table_and_forgets_the_gone_ones(
+    fast_table, alice, bob, carol, dave, settings, monkeypatch, vendor
+):
+    """Seat A's sockets: one closed, one silent past the expiry; seat B's socket lives;
+    one spectator's socket lives and another's closed. PostgreSQL reads and forgets them
+    in one statement, other databases in two: the same outcome."""
+    from django.db import connection
+
+    from games.models import Presence
+
+    if vendor != "postgresql":
+        monkeypatch.setattr(connection, "vendor", vendor)
+    expiry = timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    for name, member in [("a-closed", alice), ("a-silent", alice), ("b", bob)]:
+        services.socket_open(channel_name=name, member=member, match_id=fast_table.pk, now=T0)
+    for name, member in [("c", carol), ("d", dave)]:
+        services.socket_open(channel_name=name, member=member, match_id=fast_table.pk, now=T0)
+    assert services.presence_refresh(match_id=fast_table.pk, now=T0) is True
+    assert fast_table.seats.get(seat=0).connected and fast_table.seats.get(seat=1).connected
+
+    now = T0 + expiry + timedelta(seconds=5)
+    services.socket_close(channel_name="a-closed", now=T0 + timedelta(seconds=4))
+    services.socket_close(channel_name="d", now=T0 + timedelta(seconds=2))
+    Presence.objects.filter(channel_name="a-silent").update(last_seen=T0 + timedelta(seconds=3))
+    for name in ("b", "c"):
+        services.socket_seen(channel_name=name, now=now)
+    assert services.presence_refresh(match_id=fast_table.pk, now=now) is True
+
+    a, b = fast_table.seats.get(seat=0), fast_table.seats.get(seat=1)
+    assert (a.connected, a.absent_since) == (False, T0 + timedelta(seconds=4))
+    assert (b.connected, b.absent_since) == (True, None)
+    fast_table.refresh_from_db()
+    assert fast_table.spectators == 1
+    assert set(Presence.objects.values_list("channel_name", flat=True)) == {"b", "c"}
+    assert services.presence_refresh(match_id=fast_table.pk, now=now) is False
+
+
 @pytest.mark.parametrize("through", ["statement", "orm"])
 def test_a_socket_opening_is_counted_the_same_by_both_paths(fast_table, alice, through):
     """``rows.presence_open`` (one statement on PostgreSQL) and the ORM path SQLite takes
