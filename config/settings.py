@@ -254,6 +254,8 @@ CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
 # Database work of sockets runs on this many threads per process; beyond DB_QUEUE_LIMIT
 # waiting calls a socket's request is refused at once with ``rate_limited``.
 DB_THREADS = int(os.environ.get("DB_THREADS", "2"))
+# The threads but the first take calls only while it is held up this long on one (0: always).
+DB_STALL_MS = int(os.environ.get("DB_STALL_MS", "100"))
 DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
 
 # --- Members --------------------------------------------------------------------------

@@ -5,6 +5,12 @@ load that thread was the bottleneck while the loop sat idle, and calls queued wi
 bound until handlers were killed waiting. Here calls run on ``DB_THREADS`` threads and at
 most ``DB_QUEUE_LIMIT`` may wait: beyond that a request is refused at once.
 
+One thread takes the calls; the others take them only while it has been held up on one
+call for more than ``DB_STALL_MS`` (a lock wait, a slow statement). Threads that all
+take calls contend for the interpreter's lock with each other and with the event loop:
+a move then cost about 15 % more CPU than on one thread (docs/performance.md). With
+``DB_STALL_MS`` 0 every thread takes calls.
+
 What people wait for comes first: a member's action (``run``) and a socket opening
 (``run_unbounded(..., urgent=True)``) are taken before housekeeping (a socket closing, a
 presence refresh, a deadline), so after a flood the backlog of closing sockets does not
@@ -19,6 +25,7 @@ import functools
 import itertools
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
@@ -39,13 +46,20 @@ _waiting = 0
 
 class PriorityPool:
     """``threads`` daemon threads taking calls by priority (lower first), then in the
-    order they came."""
+    order they came: the first thread always, the others while the first has been held
+    up on one call for more than ``stall`` seconds (every thread always when ``stall``
+    is 0)."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, *, stall: float = 0.0) -> None:
         self._queue: queue.PriorityQueue = queue.PriorityQueue()
         self._order = itertools.count()
+        self._stall = stall
+        self._held_since: float | None = None  # when the first thread began its call
         for index in range(threads):
-            threading.Thread(target=self._work, name=f"db_{index}", daemon=True).start()
+            spare = index > 0 and stall > 0
+            threading.Thread(
+                target=self._help if spare else self._work, name=f"db_{index}", daemon=True
+            ).start()
 
     def submit(self, priority: int, function: Callable[[], T]) -> Future:
         future: Future = Future()
@@ -59,15 +73,38 @@ class PriorityPool:
 
     def _work(self) -> None:
         while True:
-            _, _, function, future = self._queue.get()
-            if not future.set_running_or_notify_cancel():
-                continue
+            call = self._queue.get()
+            self._held_since = time.monotonic()
             try:
-                result = function()
-            except BaseException as error:  # handed to the waiting coroutine
-                future.set_exception(error)
-            else:
-                future.set_result(result)
+                self._run(*call)
+            finally:
+                self._held_since = None
+
+    def _help(self) -> None:
+        """A spare thread: it looks twice per ``stall`` whether the first is held up."""
+        while True:
+            time.sleep(self._stall / 2)
+            while self._held():
+                try:
+                    call = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                self._run(*call)
+
+    def _held(self) -> bool:
+        since = self._held_since
+        return since is not None and time.monotonic() - since > self._stall
+
+    @staticmethod
+    def _run(_priority, _order, function: Callable[[], Any], future: Future | _Settle) -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            result = function()
+        except BaseException as error:  # handed to the waiting coroutine
+            future.set_exception(error)
+        else:
+            future.set_result(result)
 
 
 class _Settle:
@@ -106,7 +143,7 @@ def _resolve(future: asyncio.Future, result: Any, error: BaseException | None) -
 def _pool() -> PriorityPool:
     global _executor
     if _executor is None:
-        _executor = PriorityPool(settings.DB_THREADS)
+        _executor = PriorityPool(settings.DB_THREADS, stall=settings.DB_STALL_MS / 1000)
     return _executor
 
 

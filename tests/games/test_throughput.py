@@ -121,6 +121,42 @@ def test_members_actions_come_before_housekeeping():
     assert isinstance(failing.exception(timeout=10), ZeroDivisionError)
 
 
+def test_one_thread_takes_the_calls_while_it_is_not_held_up():
+    """The spare thread sleeps while the first answers (here it would first look after
+    a minute): a call waits for the one before it, even one that would release it, and
+    runs on the first thread."""
+    import threading
+
+    from games.threads import URGENT, PriorityPool
+
+    pool = PriorityPool(2, stall=60.0)
+    gate = threading.Event()
+    first = pool.submit(URGENT, lambda: gate.wait(timeout=0.5))
+    second = pool.submit(URGENT, lambda: gate.set() or threading.current_thread().name)
+    assert first.result(timeout=10) is False  # nobody opened the gate meanwhile
+    assert second.result(timeout=10) == "db_0"
+
+
+def test_a_spare_thread_takes_the_calls_while_the_first_is_held_up():
+    """The first thread waits on a lock (here a gate): after the stall time the spare
+    thread takes the calls waiting behind it, and the first thread answers its own call
+    once the gate opens."""
+    import threading
+
+    from games.threads import LATER, URGENT, PriorityPool
+
+    pool = PriorityPool(2, stall=0.01)
+    gate = threading.Event()
+    held = pool.submit(URGENT, lambda: gate.wait(timeout=30))
+    done: list[str] = []
+    later = pool.submit(LATER, lambda: done.append("later") or threading.current_thread().name)
+    move = pool.submit(URGENT, lambda: done.append("move") or threading.current_thread().name)
+    assert move.result(timeout=10) == "db_1" and later.result(timeout=10) == "db_1"
+    assert sorted(done) == ["later", "move"] and not held.done()
+    gate.set()
+    assert held.result(timeout=10) is True
+
+
 def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left():
     """``games.threads`` hands a result or an error back to the waiting coroutine, and a
     call whose coroutine was cancelled (its socket went away) before a thread took it
