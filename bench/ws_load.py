@@ -12,7 +12,8 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
     the same stack (``bench/echo_asgi.py``: a state-sized message through ``group_send`` to
     both sockets of a room) measured in the same run, and their ratio;
 (c) both channels-redis layers (pub/sub and core);
-(d) server CPU per move: the Daphne processes' CPU time over the moves played;
+(d) server CPU per move: the Daphne processes' CPU time over the moves played (and per
+    echo message, over the echo's: what the stack itself costs on the machine of the day);
 and after 60 s of 200 saturated tables, the time a page and a move then take.
 
 The players run in this process (asyncio, ``websockets``), on the same 2-core machine as the
@@ -320,6 +321,8 @@ class Saturated:
     echoes: float
     cpu_ms: float
     errors: dict[str, int]
+    #: the servers' CPU per echo message, in the same run: the stack's own cost
+    echo_cpu_ms: float = float("nan")
 
     @property
     def ratio(self) -> float:
@@ -328,7 +331,8 @@ class Saturated:
     def line(self, label: str = "") -> str:
         return (
             f"{self.layer:<6}  {self.processes:>9}  {self.rate:7.0f}  {self.echoes:10.0f}  "
-            f"{self.ratio:5.2f}  {self.cpu_ms:11.2f}  {self.errors or 0}  {label}"
+            f"{self.ratio:5.2f}  {self.cpu_ms:11.2f}  {self.echo_cpu_ms:11.2f}  "
+            f"{self.errors or 0}  {label}"
         ).rstrip()
 
 
@@ -337,8 +341,11 @@ def saturated(layer: str, processes: int, tables, seconds: float) -> Saturated:
     servers = Servers(processes, layer)
     try:
         tally, cpu, steady_moves = asyncio.run(play(servers, tables, (0, 0), seconds))
+        echo_cpu = float("nan")
         try:
-            echoes = asyncio.run(echo(servers, len(tables), seconds)) / seconds
+            before = servers.cpu_seconds()
+            sent = asyncio.run(echo(servers, len(tables), seconds))
+            echoes, echo_cpu = sent / seconds, (servers.cpu_seconds() - before) / sent * 1000
         except Exception as failure:  # the core layer gives up under this load
             echoes, tally.errors["echo: " + type(failure).__name__] = float("nan"), 1
         return Saturated(
@@ -348,6 +355,7 @@ def saturated(layer: str, processes: int, tables, seconds: float) -> Saturated:
             echoes,
             cpu / max(1, steady_moves) * 1000,
             tally.errors,
+            echo_cpu,
         )
     finally:
         servers.stop()
@@ -435,7 +443,7 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
 def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
     print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
     print("the game then the echo, each on fresh servers; the median run by ratio last")
-    print("layer   processes  moves/s  echo msg/s  ratio  CPU ms/move  errors")
+    print("layer   processes  moves/s  echo msg/s  ratio  CPU ms/move  CPU ms/echo  errors")
     for layer in LAYERS:
         for processes in (1, 2):
             runs = []
