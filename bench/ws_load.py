@@ -11,7 +11,9 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
 (b) saturated: players answer at once; moves per second, next to a bare echo consumer on
     the same stack (``bench/echo_asgi.py``: a state-sized message through ``group_send`` to
     both sockets of a room) measured in the same run, and their ratio;
-(c) both channels-redis layers (pub/sub and core);
+(c) both channels-redis layers (pub/sub and core); on two processes, a table's players
+    on the same process (as the proxy of docs/deploy.md routes a table's sockets) and
+    on different ones;
 (d) server CPU per move: the Daphne processes' CPU time over the moves played (and per
     echo message, over the echo's: what the stack itself costs on the machine of the day);
 and after 60 s of 200 saturated tables, the time a page and a move then take.
@@ -263,9 +265,13 @@ async def player(
             await socket.close()
 
 
-async def play(servers: Servers, tables, think, seconds: float) -> tuple[Tally, float, float]:
+async def play(
+    servers: Servers, tables, think, seconds: float, *, split: bool = True
+) -> tuple[Tally, float, float]:
     """Play for ``seconds``; returns the tally, and the servers' CPU seconds and the moves
-    in the steady part (after the first quarter, when the sockets have connected)."""
+    in the steady part (after the first quarter, when the sockets have connected).
+    ``split``: a table's two players on different processes; else on the same one, as the
+    proxy of docs/deploy.md routes a table's sockets."""
     tally = Tally(measure_from=time.monotonic() + seconds / 4)
     rng = random.Random(7)
     stop_at = time.monotonic() + seconds
@@ -278,7 +284,7 @@ async def play(servers: Servers, tables, think, seconds: float) -> tuple[Tally, 
     watcher = asyncio.ensure_future(measure())
     await asyncio.gather(
         *(
-            player(servers, index + seat, match_id, cookie, think, tally, stop_at, rng)
+            player(servers, index + seat * split, match_id, cookie, think, tally, stop_at, rng)
             for index, (match_id, *cookies) in enumerate(tables)
             for seat, cookie in enumerate(cookies)
         )
@@ -287,16 +293,18 @@ async def play(servers: Servers, tables, think, seconds: float) -> tuple[Tally, 
     return tally, servers.cpu_seconds() - steady["cpu"], tally.moves - steady["moves"]
 
 
-async def echo(servers: Servers, rooms: int, seconds: float) -> int:
+async def echo(servers: Servers, rooms: int, seconds: float, *, split: bool = True) -> int:
     """Saturated echo: in each room two sockets take turns, each sends when the previous
-    message reached it. Returns group sends (each delivered to both sockets) done."""
+    message reached it. Returns group sends (each delivered to both sockets) done.
+    ``split`` as for ``play``."""
     done = 0
     stop_at = time.monotonic() + seconds
 
     async def room(index: int) -> None:
         nonlocal done
         sockets = [
-            await connect(servers.url(index + s, f"/ws/echo/{index}/"), None) for s in (0, 1)
+            await connect(servers.url(index + s * split, f"/ws/echo/{index}/"), None)
+            for s in (0, 1)
         ]
         try:
             turn = 0
@@ -323,28 +331,37 @@ class Saturated:
     errors: dict[str, int]
     #: the servers' CPU per echo message, in the same run: the stack's own cost
     echo_cpu_ms: float = float("nan")
+    #: whether a table's (and an echo room's) two sockets were on different processes
+    split: bool = True
 
     @property
     def ratio(self) -> float:
         return self.rate / self.echoes
 
+    @property
+    def placement(self) -> str:
+        return "-" if self.processes == 1 else "split" if self.split else "table"
+
     def line(self, label: str = "") -> str:
         return (
-            f"{self.layer:<6}  {self.processes:>9}  {self.rate:7.0f}  {self.echoes:10.0f}  "
+            f"{self.layer:<6}  {self.processes:>9}  {self.placement:<9}  {self.rate:7.0f}  "
+            f"{self.echoes:10.0f}  "
             f"{self.ratio:5.2f}  {self.cpu_ms:11.2f}  {self.echo_cpu_ms:11.2f}  "
             f"{self.errors or 0}  {label}"
         ).rstrip()
 
 
-def saturated(layer: str, processes: int, tables, seconds: float) -> Saturated:
+def saturated(
+    layer: str, processes: int, tables, seconds: float, *, split: bool = True
+) -> Saturated:
     """The tables saturated, then the echo, on the same fresh servers."""
     servers = Servers(processes, layer)
     try:
-        tally, cpu, steady_moves = asyncio.run(play(servers, tables, (0, 0), seconds))
+        tally, cpu, steady_moves = asyncio.run(play(servers, tables, (0, 0), seconds, split=split))
         echo_cpu = float("nan")
         try:
             before = servers.cpu_seconds()
-            sent = asyncio.run(echo(servers, len(tables), seconds))
+            sent = asyncio.run(echo(servers, len(tables), seconds, split=split))
             echoes, echo_cpu = sent / seconds, (servers.cpu_seconds() - before) / sent * 1000
         except Exception as failure:  # the core layer gives up under this load
             echoes, tally.errors["echo: " + type(failure).__name__] = float("nan"), 1
@@ -356,6 +373,7 @@ def saturated(layer: str, processes: int, tables, seconds: float) -> Saturated:
             cpu / max(1, steady_moves) * 1000,
             tally.errors,
             echo_cpu,
+            split,
         )
     finally:
         servers.stop()
@@ -442,14 +460,20 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
 
 def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
     print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
-    print("the game then the echo, each on fresh servers; the median run by ratio last")
-    print("layer   processes  moves/s  echo msg/s  ratio  CPU ms/move  CPU ms/echo  errors")
+    print("the game then the echo, each on fresh servers; the median run by ratio last.")
+    print("On two processes a table's players (an echo room's sockets) are on the same")
+    print("process (table: the proxy of docs/deploy.md) or on different ones (split).")
+    print(
+        "layer   processes  placement  moves/s  echo msg/s  ratio  CPU ms/move  CPU ms/echo  errors"
+    )
     for layer in LAYERS:
-        for processes in (1, 2):
+        for processes, split in ((1, True), (2, False), (2, True)):
             runs = []
             for _ in range(repeat if layer == "pubsub" else 1):
                 tables = new_tables(tables)
-                runs.append(saturated(layer, processes, tables[:100], saturate_seconds))
+                runs.append(
+                    saturated(layer, processes, tables[:100], saturate_seconds, split=split)
+                )
                 print(runs[-1].line(), flush=True)
             if len(runs) > 1:
                 ranked = sorted(runs, key=lambda run: run.ratio)
