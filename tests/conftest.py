@@ -48,6 +48,25 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, dropped at the end only once no other session uses it. Django
+    closes the connections of the thread that drops it; others of this process may still
+    hold one (Django keeps a connection per thread and per context, and Playwright's sync
+    API and the database threads of in-process sockets have their own), and PostgreSQL
+    refuses to drop a database in use. Every server process is stopped by then."""
+    yield
+    if not SERVICES:
+        return
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 @pytest.fixture(autouse=True)
 def _english(settings):
     """Every test starts in the default language whatever the previous one activated."""
