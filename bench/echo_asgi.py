@@ -1,9 +1,12 @@
-"""The site's ASGI application plus a bare echo consumer, for bench/ws_load.py only.
+"""The site's ASGI application plus two bare echo consumers, for bench/ws_load.py only.
 
 The echo is the ceiling the tables are compared with: the same Daphne, origin check,
-session middleware and channel layer, and a message the size of a Fast state delivered to
-both sockets of its room through ``group_send``, as a move's state is, with no database
-and no game.
+session middleware and channel layer, and a text the size of a Fast state sent through
+``group_send`` and on to both sockets of its room, as a move's state is, with no database
+and no game. ``EchoConsumer`` is Channels' consumer as it comes, whose dispatch hops to a
+thread for every message (to close stale database connections); ``LeanEchoConsumer``
+dispatches as the site's sockets do (``games.sockets.MemberSocket.dispatch``), without
+that hop: the tables' own stack.
 """
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -14,6 +17,7 @@ from django.urls import path
 
 from config.asgi import application as site  # sets up Django first
 from config.routing import websocket_urlpatterns
+from games.sockets import MemberSocket
 
 STATE_SIZED = '{"type":"echo","pad":"' + "x" * 2000 + '"}'
 
@@ -28,10 +32,17 @@ class EchoConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.room, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        await self.channel_layer.group_send(self.room, {"type": "echo.message"})
+        # The state-sized text travels through the channel layer, as a move's state does.
+        await self.channel_layer.group_send(
+            self.room, {"type": "echo.message", "text": STATE_SIZED}
+        )
 
     async def echo_message(self, event) -> None:
-        await self.send(text_data=STATE_SIZED)
+        await self.send(text_data=event["text"])
+
+
+class LeanEchoConsumer(EchoConsumer):
+    dispatch = MemberSocket.dispatch
 
 
 application = ProtocolTypeRouter(
@@ -40,7 +51,11 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             SessionMiddlewareStack(
                 URLRouter(
-                    [*websocket_urlpatterns, path("ws/echo/<int:room>/", EchoConsumer.as_asgi())]
+                    [
+                        *websocket_urlpatterns,
+                        path("ws/echo/<int:room>/", EchoConsumer.as_asgi()),
+                        path("ws/echo-lean/<int:room>/", LeanEchoConsumer.as_asgi()),
+                    ]
                 )
             )
         ),

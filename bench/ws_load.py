@@ -8,9 +8,11 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
 
 (a) as people play: think 0.5-1.5 s before each move; N tables; the move's round trip
     (send ``move`` -> the state with the next ply arrives at the mover) p50/p99, errors;
-(b) saturated: players answer at once; moves per second, next to a bare echo consumer on
-    the same stack (``bench/echo_asgi.py``: a state-sized message through ``group_send`` to
-    both sockets of a room) measured in the same run, and their ratio;
+(b) saturated: players answer at once; moves per second, next to two bare echo consumers
+    on the same stack (``bench/echo_asgi.py``: a state-sized message through
+    ``group_send`` to both sockets of a room) measured in the same run, and the ratios:
+    Channels' consumer as it comes (*echo*), and one that dispatches as the site's
+    sockets do, without Channels' hop to a thread for every message (*lean*);
 (c) both channels-redis layers (pub/sub and core); on two processes, a table's players
     on the same process (as the proxy of docs/deploy.md routes a table's sockets) and
     on different ones;
@@ -293,17 +295,20 @@ async def play(
     return tally, servers.cpu_seconds() - steady["cpu"], tally.moves - steady["moves"]
 
 
-async def echo(servers: Servers, rooms: int, seconds: float, *, split: bool = True) -> int:
+async def echo(
+    servers: Servers, rooms: int, seconds: float, *, split: bool = True, lean: bool = False
+) -> int:
     """Saturated echo: in each room two sockets take turns, each sends when the previous
     message reached it. Returns group sends (each delivered to both sockets) done.
-    ``split`` as for ``play``."""
+    ``split`` as for ``play``; ``lean``: the echo without Channels' thread hop."""
+    route = "echo-lean" if lean else "echo"
     done = 0
     stop_at = time.monotonic() + seconds
 
     async def room(index: int) -> None:
         nonlocal done
         sockets = [
-            await connect(servers.url(index + s * split, f"/ws/echo/{index}/"), None)
+            await connect(servers.url(index + s * split, f"/ws/{route}/{index}/"), None)
             for s in (0, 1)
         ]
         try:
@@ -333,10 +338,17 @@ class Saturated:
     echo_cpu_ms: float = float("nan")
     #: whether a table's (and an echo room's) two sockets were on different processes
     split: bool = True
+    #: the lean echo (the site's dispatch): messages a second and CPU per message
+    lean_echoes: float = float("nan")
+    lean_echo_cpu_ms: float = float("nan")
 
     @property
     def ratio(self) -> float:
         return self.rate / self.echoes
+
+    @property
+    def lean_ratio(self) -> float:
+        return self.rate / self.lean_echoes
 
     @property
     def placement(self) -> str:
@@ -345,35 +357,38 @@ class Saturated:
     def line(self, label: str = "") -> str:
         return (
             f"{self.layer:<6}  {self.processes:>9}  {self.placement:<9}  {self.rate:7.0f}  "
-            f"{self.echoes:10.0f}  "
-            f"{self.ratio:5.2f}  {self.cpu_ms:11.2f}  {self.echo_cpu_ms:11.2f}  "
-            f"{self.errors or 0}  {label}"
+            f"{self.echoes:10.0f}  {self.ratio:5.2f}  {self.lean_echoes:9.0f}  "
+            f"{self.lean_ratio:10.2f}  {self.cpu_ms:11.2f}  {self.echo_cpu_ms:11.2f}  "
+            f"{self.lean_echo_cpu_ms:11.2f}  {self.errors or 0}  {label}"
         ).rstrip()
 
 
 def saturated(
     layer: str, processes: int, tables, seconds: float, *, split: bool = True
 ) -> Saturated:
-    """The tables saturated, then the echo, on the same fresh servers."""
+    """The tables saturated, then both echoes, on the same fresh servers."""
     servers = Servers(processes, layer)
     try:
         tally, cpu, steady_moves = asyncio.run(play(servers, tables, (0, 0), seconds, split=split))
-        echo_cpu = float("nan")
-        try:
-            before = servers.cpu_seconds()
-            sent = asyncio.run(echo(servers, len(tables), seconds, split=split))
-            echoes, echo_cpu = sent / seconds, (servers.cpu_seconds() - before) / sent * 1000
-        except Exception as failure:  # the core layer gives up under this load
-            echoes, tally.errors["echo: " + type(failure).__name__] = float("nan"), 1
+        rates = {}
+        for lean in (False, True):
+            try:
+                before = servers.cpu_seconds()
+                sent = asyncio.run(echo(servers, len(tables), seconds, split=split, lean=lean))
+                rates[lean] = sent / seconds, (servers.cpu_seconds() - before) / sent * 1000
+            except Exception as failure:  # the core layer gives up under this load
+                rates[lean] = float("nan"), float("nan")
+                tally.errors[f"{'lean ' if lean else ''}echo: {type(failure).__name__}"] = 1
         return Saturated(
             layer,
             processes,
             tally.moves / seconds,
-            echoes,
+            rates[False][0],
             cpu / max(1, steady_moves) * 1000,
             tally.errors,
-            echo_cpu,
+            rates[False][1],
             split,
+            *rates[True],
         )
     finally:
         servers.stop()
@@ -460,11 +475,12 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
 
 def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
     print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
-    print("the game then the echo, each on fresh servers; the median run by ratio last.")
-    print("On two processes a table's players (an echo room's sockets) are on the same")
-    print("process (table: the proxy of docs/deploy.md) or on different ones (split).")
+    print("the game then both echoes, each on fresh servers; the median run by the lean")
+    print("ratio last. On two processes a table's players (an echo room's sockets) are on")
+    print("the same process (table: the proxy of docs/deploy.md) or on different ones (split).")
     print(
-        "layer   processes  placement  moves/s  echo msg/s  ratio  CPU ms/move  CPU ms/echo  errors"
+        "layer   processes  placement  moves/s  echo msg/s  ratio  lean msg/s  lean ratio"
+        "  CPU ms/move  CPU ms/echo  CPU ms/lean  errors"
     )
     for layer in LAYERS:
         for processes, split in ((1, True), (2, False), (2, True)):
@@ -476,7 +492,7 @@ def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
                 )
                 print(runs[-1].line(), flush=True)
             if len(runs) > 1:
-                ranked = sorted(runs, key=lambda run: run.ratio)
+                ranked = sorted(runs, key=lambda run: run.lean_ratio)
                 print(ranked[len(ranked) // 2].line("median"))
 
 
