@@ -17,7 +17,8 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
     on the same process (as the proxy of docs/deploy.md routes a table's sockets) and
     on different ones;
 (d) server CPU per move: the Daphne processes' CPU time over the moves played (and per
-    echo message, over the echo's: what the stack itself costs on the machine of the day);
+    message of each echo, over its run: what the stack itself costs on the machine of
+    the day; the lean echo runs second, on the same servers);
 and after 60 s of 200 saturated tables, the time a page and a move then take.
 
 The players run in this process (asyncio, ``websockets``), on the same 2-core machine as the
