@@ -380,16 +380,18 @@ def saturated(
             except Exception as failure:  # the core layer gives up under this load
                 rates[lean] = float("nan"), float("nan")
                 tally.errors[f"{'lean ' if lean else ''}echo: {type(failure).__name__}"] = 1
+        (echoes, echo_cpu_ms), (lean_echoes, lean_echo_cpu_ms) = rates[False], rates[True]
         return Saturated(
             layer,
             processes,
             tally.moves / seconds,
-            rates[False][0],
+            echoes,
             cpu / max(1, steady_moves) * 1000,
             tally.errors,
-            rates[False][1],
-            split,
-            *rates[True],
+            echo_cpu_ms=echo_cpu_ms,
+            split=split,
+            lean_echoes=lean_echoes,
+            lean_echo_cpu_ms=lean_echo_cpu_ms,
         )
     finally:
         servers.stop()
