@@ -29,8 +29,10 @@ def inside(box: dict, width: int, height: int) -> bool:
 
 def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, login, make_member):
     members = [make_member(name) for name in ("alice", "bob", "carol", "dave")]
-    urls = {}
-    for variant in SHOWN:
+
+    def fresh_table(variant: str) -> str:
+        # A new match for every look: a match nobody moves in is aborted after its
+        # first-move wait, and looking at every size takes longer than that.
         match = off_the_loop(
             services.match_create,
             variant=variant,
@@ -39,7 +41,8 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
             clock="5+3",
             seed=7,
         )
-        urls[variant] = f"{site.url}/match/{match.pk}/"
+        return f"{site.url}/match/{match.pk}/"
+
     ARTIFACTS.mkdir(exist_ok=True)
     misfits = []
     for width, height in SIZES:
@@ -50,7 +53,7 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
         login(context, members[0])
         page = context.new_page()
         for variant in SHOWN:
-            page.goto(urls[variant])
+            page.goto(fresh_table(variant))
             expect(page.locator("#status-line")).to_contain_text("Your turn")
             expect(page.locator('#colours .colour[aria-disabled="false"]').first).to_be_attached()
             expect(page.locator("#table[data-fitted]")).to_have_count(1)
