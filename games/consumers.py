@@ -64,6 +64,7 @@ class TableConsumer(MemberSocket):
                 ply=message.ply,
                 color=message.color,
                 received_at=received_at,
+                version=self.version if self.version >= 0 else None,  # the state it saw
             )
             return False  # a move accepted in turn never counts against the rate limit
         if isinstance(message, protocol.Resign):

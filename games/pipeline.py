@@ -70,6 +70,28 @@ def owned(connection) -> bool:
     )
 
 
+def idle(connection) -> bool:
+    """Whether nothing ran in the connection's current transaction (opening it first)."""
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    return connection.connection.pgconn.transaction_status == pq.TransactionStatus.IDLE
+
+
+def alone(connection, sql: str, params: Sequence[Any]) -> list[tuple] | None:
+    """``BEGIN``, ``sql`` and ``COMMIT`` in one round trip (the caller checked ``owned``
+    and ``idle``); the rows of ``sql``. None when a prepared statement of ours was gone:
+    nothing ran, the transaction is rolled back, and the next call prepares it again."""
+    connection.validate_no_broken_transaction()
+    raw = connection.connection
+    try:
+        return _run(connection, sql, params, before=_begin(raw), after=b"COMMIT")
+    except _Missing:
+        _kept.pop(raw, None)
+        with connection.wrap_database_errors:
+            raw.rollback()
+        return None
+
+
 def begin_with(connection, sql: str, params: Sequence[Any]) -> list[tuple]:
     """``BEGIN`` and ``sql`` in one round trip; the rows of ``sql``. If something ran in
     the transaction already, ``sql`` goes through a cursor."""

@@ -10,6 +10,7 @@ paths write them once here. Everything else uses the ORM as usual.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -25,9 +26,37 @@ from games.state import SeatRow
 
 # The engine state of the last version of each table this process committed, with the
 # state column as it was stored: the next move there neither reads nor parses it again.
+# With it, where the commit had them, the match's columns and its seats (``kept_table``).
 # Filled only after commit; nothing changes a stored state in place.
-_committed: dict[int, tuple[int, MatchState, dict[str, Any]]] = {}
+_committed: dict[int, tuple[int, MatchState, dict[str, Any], _Table | None]] = {}
 COMMITTED_KEPT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A committed version's match columns (``_match_select``'s) and seats."""
+
+    values: tuple
+    seats: tuple[SeatRow, ...]
+
+
+class Moved(Exception):
+    """A move worked out from a kept version was not stored: the table moved on since
+    (another process, the worker), the mover's session ended or their standing changed,
+    or the move does more than a move. Nothing was stored; the caller takes the lock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What a move worked out from a kept version is stored on (``match_save``): the
+    match still at ``version``, and the mover's session (when given) and standing valid
+    at ``now``, checked by the save itself."""
+
+    version: int
+    member_id: int
+    session_key: str | None
+    now: datetime
+
 
 # The lock of a move: PostgreSQL's function of migration 0009.
 TABLE_LOCKED = "SELECT * FROM games_table_locked(%s, %s, %s, %s)"
@@ -48,11 +77,42 @@ def engine_state(match: Match) -> MatchState:
     return MatchState.from_dict(match.state)
 
 
-def remember(match_id: int, version: int, state: MatchState, stored: dict[str, Any]) -> None:
-    """Keep the state a transaction committed and its column (call it after commit)."""
+def kept(match: Match, seats: Iterable[SeatRow]) -> _Table:
+    """A match's columns and seats as just saved, for ``remember``."""
+    names = _match_select(_db().vendor)[0]
+    # What the rows say of a member's session is the locker's own: never kept.
+    return _Table(
+        tuple(getattr(match, name) for name in names),
+        tuple(row._replace(session_ok=True) for row in seats),
+    )
+
+
+def remember(
+    match_id: int,
+    version: int,
+    state: MatchState,
+    stored: dict[str, Any],
+    table: _Table | None = None,
+) -> None:
+    """Keep the state a transaction committed and its column (call it after commit);
+    with the ``table`` as committed (``kept``), the next move can be worked out from it
+    (``kept_table``)."""
     if len(_committed) >= COMMITTED_KEPT:
         _committed.clear()  # a cache of the hot tables: starting over costs one parse each
-    _committed[match_id] = (version, state, stored)
+    _committed[match_id] = (version, state, stored, table)
+
+
+def kept_table(match_id: int, version: int) -> tuple[Match, list[SeatRow]] | None:
+    """The match and its seats at ``version`` as this process committed them, when that
+    is the last version it committed there (on PostgreSQL; None otherwise). A move worked
+    out from them is stored with a ``Guard``: the row may have moved on since."""
+    connection = _db()
+    kept = _committed.get(match_id)
+    if kept is None or kept[0] != version or kept[3] is None or connection.vendor != "postgresql":
+        return None
+    names = _match_select(connection.vendor)[0]
+    match = Match.from_db(connection.alias, names, list(kept[3].values))
+    return match, list(kept[3].seats)
 
 
 def _converters(model, names: list[str]) -> list[list]:
@@ -217,12 +277,21 @@ MOVE_COLUMNS = "(game_id, ply, seat, color, gained, clock_ms, played_at)"
 
 
 def match_save(
-    match: Match, fields: Iterable[str], *, move: dict | None = None, last: bool = False
+    match: Match,
+    fields: Iterable[str],
+    *,
+    move: dict | None = None,
+    last: bool = False,
+    guard: Guard | None = None,
 ) -> None:
     """``UPDATE`` the given columns of a match (what ``save(update_fields=…)`` does), and
     store ``move`` (the ``Move`` row's columns) with it: on PostgreSQL in the same
     statement, so a move costs one round trip less. ``last``: nothing follows in the
-    service's transaction, so on PostgreSQL ``COMMIT`` goes with it (``games.pipeline``)."""
+    service's transaction, so on PostgreSQL ``COMMIT`` goes with it (``games.pipeline``).
+    With ``guard`` (a move worked out from a kept version, no lock taken): ``BEGIN``, the
+    save and ``COMMIT`` in one round trip, the save made only where the guard holds;
+    ``Moved`` where it does not, or where this cannot be the transaction's only
+    statement."""
     connection = _db()
     assignments, params = [], []
     for name in sorted(fields):
@@ -234,6 +303,9 @@ def match_save(
     table = connection.ops.quote_name(Match._meta.db_table)
     moves = connection.ops.quote_name(Move._meta.db_table)
     update = f"UPDATE {table} SET {', '.join(assignments)} WHERE id = %s"
+    if guard is not None:
+        _guarded_save(connection, update, params, move, guard)
+        return
     insert = f"INSERT INTO {moves} {MOVE_COLUMNS} VALUES (%s, %s, %s, %s, %s, %s, %s)"
     if move is not None and connection.vendor == "postgresql":  # one statement for both
         update, params = f"WITH stored AS ({insert}) {update}", [*_move_values(move), *params]
@@ -245,6 +317,45 @@ def match_save(
         if move is not None:
             cursor.execute(insert, _move_values(move))
         cursor.execute(update, params)
+
+
+def _guarded_save(connection, update: str, params: list, move: dict | None, guard: Guard) -> None:
+    """The save of ``match_save`` with ``guard``: the row updated only while it is at the
+    guard's version and the mover may act (a valid session, not banned), the move stored
+    only with it; one round trip with ``BEGIN`` and ``COMMIT``."""
+    if not pipeline.owned(connection) or not pipeline.idle(connection):
+        raise Moved  # something ran in the transaction already: the lock's way
+    quote = connection.ops.quote_name
+    user, session = (quote(model._meta.db_table) for model in (User, Session))
+    now = connection.ops.adapt_datetimefield_value(guard.now)
+    update += (
+        f" AND version = %s AND EXISTS (SELECT 1 FROM {user} WHERE id = %s"
+        f" AND (banned_at IS NULL OR banned_until <= %s))"
+    )
+    params = [*params, guard.version, guard.member_id, now]
+    if guard.session_key is not None:
+        update += (
+            f" AND EXISTS (SELECT 1 FROM {session} WHERE session_key = %s AND expire_date > %s)"
+        )
+        params += [guard.session_key, now]
+    sql = f"WITH saved AS ({update} RETURNING id)"
+    if move is not None:
+        moves = quote(Move._meta.db_table)
+        sql += f", stored AS (INSERT INTO {moves} {MOVE_COLUMNS} SELECT {_move_casts()} FROM saved)"
+        params += _move_values(move)
+    found = pipeline.alone(connection, f"{sql} SELECT count(*) FROM saved", params)
+    if found is None or found[0][0] != 1:
+        raise Moved
+
+
+@cache
+def _move_casts() -> str:
+    """The move's parameters typed as its columns (an ``INSERT … SELECT`` does not infer
+    them)."""
+    connection = _db()
+    names = MOVE_COLUMNS.strip("()").split(", ")
+    fields = [Move._meta.get_field(name.removesuffix("_id")) for name in names]
+    return ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields)
 
 
 def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:

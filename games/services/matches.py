@@ -193,11 +193,20 @@ def move_play(
     color: int | str,
     received_at: datetime,
     session_key: str | None = None,
+    version: int | None = None,
 ) -> Match:
     """Play ``color`` for the user's seat if ``ply`` is the number of moves already played
     in the current game; otherwise ``stale`` and nothing changes. A move received after
     the mover's time ran out is refused, and the seat is flagged instead. With
-    ``session_key`` (a socket's), a session that ended acts no more."""
+    ``session_key`` (a socket's), a session that ended acts no more. ``version``: the
+    match's version the mover last saw; when this process committed that very version
+    last, the move is worked out from what it kept and stored in one round trip, on
+    condition that the row is still at that version (``rows.Guard``); otherwise, and for
+    anything but a plain move, the usual way under the lock."""
+    if version is not None:
+        played = _play_kept(match_id, user, ply, color, received_at, session_key, version)
+        if played is not None:
+            return played
     with transaction.atomic():
         match, seats = locked_table(match_id, session_key=session_key, now=received_at)
         seat = player_seat_or_error(seats, user, now=received_at)
@@ -205,6 +214,31 @@ def move_play(
     if played is None:
         raise TableError("game_over", _("Your time ran out before the move arrived."))
     return played
+
+
+def _play_kept(
+    match_id: int,
+    user: User,
+    ply: int,
+    color: int | str,
+    received_at: datetime,
+    session_key: str | None,
+    version: int,
+) -> Match | None:
+    """``move_play`` from the version this process kept, without the lock; None when
+    that cannot be: the lock's way then decides, refusals included (what was kept says
+    nothing of a session or a ban, and a refusal is rare)."""
+    kept = rows.kept_table(match_id, version)
+    if kept is None or user is None or not user.is_authenticated:
+        return None
+    match, seats = kept
+    guard = rows.Guard(version, user.pk, session_key, received_at)
+    try:
+        with transaction.atomic():
+            seat = player_seat_or_error(seats, user)
+            return _play(match, seats, seat, ply, color, received_at, last=True, guard=guard)
+    except (rows.Moved, TableError):  # a revoked session too
+        return None
 
 
 def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datetime) -> bool:
@@ -233,10 +267,12 @@ def _play(
     received_at,
     *,
     last: bool = False,
+    guard: rows.Guard | None = None,
 ) -> Match | None:
     """A move of ``seat`` on the locked match, checked against the game and the clock.
     None when the mover's time had run out: the seat is flagged instead. ``last``: the
-    caller's transaction ends with it (``_bump``)."""
+    caller's transaction ends with it (``_bump``). ``guard``: the match is a kept version,
+    not locked (``_play_kept``)."""
     state = rows.engine_state(match)
     if state.status != PLAYING:
         raise TableError("game_over", _("No game is being played now."))
@@ -252,6 +288,8 @@ def _play(
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     flagged = clock.flagged(at) if clock is not None else None
     if flagged is not None:
+        if guard is not None:
+            raise rows.Moved  # a flag: the lock's way
         _commit(match, seats, state, _event(state.flag, flagged), now=received_at, last=last)
         return None
     new = _event(state.play, seat, color)
@@ -271,7 +309,9 @@ def _play(
         "clock_ms": clock_ms,
         "played_at": received_at,
     }
-    return _commit(match, seats, state, new, now=received_at, move=move, last=last)
+    if guard is not None and (new.status != PLAYING or new.current is not after or after.over):
+        raise rows.Moved  # the game or the match ends: more than a move's statement
+    return _commit(match, seats, state, new, now=received_at, move=move, last=last, guard=guard)
 
 
 def match_ready(
@@ -475,11 +515,13 @@ def _bump(
     previous_deadline: datetime | None = None,
     move: dict | None = None,
     last: bool = False,
+    guard: rows.Guard | None = None,
 ) -> Match:
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
     deadline comes). ``last``: the save is the last statement of the caller's transaction
-    (``rows.match_save``); the state is built before it, so nothing after it can fail."""
+    (``rows.match_save``); the state is built before it, so nothing after it can fail.
+    ``guard``: stored only if the row is still at the version the match was kept at."""
     tick = match.deadline != previous_deadline and _tick_due(match, now)
     match.version += 1  # the row is locked: no lost update
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
@@ -490,9 +532,11 @@ def _bump(
         {*fields, "version", "updated_at", *(["tick_due"] if tick else [])},
         move=move,
         last=last,
+        guard=guard,
     )
     transaction.on_commit(partial(events.table_changed, match.pk, event))
-    transaction.on_commit(partial(rows.remember, match.pk, match.version, state, match.state))
+    kept = rows.kept(match, seats)  # as saved: the caller may change the instance later
+    transaction.on_commit(partial(rows.remember, match.pk, match.version, state, match.state, kept))
     if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match
@@ -524,6 +568,7 @@ def _commit(
     fields: set[str] = frozenset(),
     move: dict | None = None,
     last: bool = False,
+    guard: rows.Guard | None = None,
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
     the next deadline and the version; the computer's seats are ready for the next game
@@ -586,6 +631,7 @@ def _commit(
         previous_deadline=previous_deadline,
         move=move,
         last=last,
+        guard=guard,
     )
 
 

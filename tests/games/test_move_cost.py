@@ -61,11 +61,11 @@ def test_the_lock_reads_the_state_only_when_the_process_does_not_keep_it(new_tab
     match = new_table("fast", [alice, bob], clock="3+2")
     play_one(match, alice, 0)  # this process committed it: the state is kept
     match.refresh_from_db()
-    version, kept, stored = rows._committed[match.pk]
+    version, kept, stored, table = rows._committed[match.pk]
     assert version == match.version and kept.to_dict() == stored == match.state
     # A marker kept at the same version shows the row's state column was not read.
     marker = kept.play(1, legal_colour(position_of(match)))
-    rows._committed[match.pk] = (version, marker, marker.to_dict())
+    rows._committed[match.pk] = (version, marker, marker.to_dict(), table)
     assert lock().state == marker.to_dict() != match.state
     # Another process stores a newer version: the state is read from the row again.
     Match.objects.filter(pk=match.pk).update(version=version + 1)
