@@ -16,7 +16,7 @@ from games.engine.match import MatchState
 from games.errors import Revoked, TableError
 from games.models import Match, Move
 from tests.conftest import needs_services
-from tests.games.conftest import T0, legal_colour, position_of
+from tests.games.conftest import T0, position_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
