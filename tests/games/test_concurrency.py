@@ -7,7 +7,7 @@ from django.db import connection
 
 from games import services
 from games.errors import TableError
-from games.models import Move
+from games.models import Match, Move
 from tests.conftest import needs_services
 from tests.games.conftest import T0, legal_colour, position_of
 
@@ -15,8 +15,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
 
 @pytest.mark.parametrize("attempt", range(5))
-def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt):
+@pytest.mark.parametrize("kept", [False, True], ids=["locked", "kept"])
+def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
+    """Both under the lock, or both worked out from the version this process kept and
+    stored with its guard (``rows.kept_table``)."""
     assert connection.vendor == "postgresql"
+    version = Match.objects.get(pk=fast_table.pk).version if kept else None
     position = position_of(fast_table)
     legal = [c for c, reason in position.legal_colors().items() if reason is None]
     barrier = threading.Barrier(2)
@@ -28,7 +32,12 @@ def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt):
         barrier.wait()
         try:
             services.move_play(
-                match_id=fast_table.pk, user=alice, ply=0, color=colour, received_at=T0
+                match_id=fast_table.pk,
+                user=alice,
+                ply=0,
+                color=colour,
+                received_at=T0,
+                version=version,
             )
             outcomes.append("applied")
         except TableError as failure:

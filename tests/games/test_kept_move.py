@@ -1,13 +1,12 @@
 """A move worked out from the version this process committed last (``rows.kept_table``):
 one round trip, ``BEGIN``, the guarded save and ``COMMIT``, stored only while the row is
 still at that version and the mover may act; anything else goes the lock's way, and
-nothing is lost or applied twice."""
-
-import threading
+nothing is lost or applied twice (two such moves racing for one ply:
+``tests/games/test_concurrency.py``)."""
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
-from django.db import connection, connections
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import events, rows, selectors, services
@@ -16,7 +15,7 @@ from games.engine.match import MatchState
 from games.errors import Revoked, TableError
 from games.models import Match, Move
 from tests.conftest import needs_services
-from tests.games.conftest import T0, position_of
+from tests.games.conftest import T0
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -142,38 +141,3 @@ def test_a_move_that_ends_the_game_takes_the_lock(new_table, alice, bob):
     assert kinds[-1][:4] == ["BEGIN", "ROLLBACK", "BEGIN", "SELECT"]
     assert all(statements == KEPT for statements in kinds[:-1])
     assert Move.objects.filter(game__match=match).count() == len(kinds)
-
-
-@pytest.mark.parametrize("attempt", range(3))
-def test_two_kept_moves_for_the_same_ply_apply_exactly_one(fast_table, alice, attempt):
-    version = Match.objects.get(pk=fast_table.pk).version
-    position = position_of(fast_table)
-    legal = [c for c, reason in position.legal_colors().items() if reason is None]
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
-
-    def move(colour: int) -> None:
-        barrier.wait()
-        try:
-            services.move_play(
-                match_id=fast_table.pk,
-                user=alice,
-                ply=0,
-                color=colour,
-                received_at=T0,
-                version=version,
-            )
-            outcomes.append("applied")
-        except TableError as failure:
-            outcomes.append(failure.code)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=move, args=(colour,)) for colour in legal[:2]]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["applied", "stale"]
-    assert Move.objects.filter(game__match=fast_table).count() == 1
-    assert Match.objects.get(pk=fast_table.pk).version == version + 1
