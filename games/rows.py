@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import DateTimeField
 
 from accounts.models import User
 from games import pipeline
@@ -30,6 +31,13 @@ from games.state import SeatRow
 # Filled only after commit; nothing changes a stored state in place.
 _committed: dict[int, tuple[int, MatchState, dict[str, Any], _Table | None]] = {}
 COMMITTED_KEPT = 4096
+
+# What this process heard of the versions other processes committed: each table's last
+# state event carries its table as plain data (``portable``), kept here as it came
+# (``heard``) and made into a kept table only when a move here needs it (``kept_table``).
+# So a table's next move is worked out without the lock whichever process committed the
+# last one, and a process that only serves spectators of a table stores a reference.
+_heard: dict[int, tuple[int, dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,12 +110,83 @@ def remember(
     _committed[match_id] = (version, state, stored, table)
 
 
+def portable(table: _Table) -> dict[str, Any]:
+    """A kept table as plain data, for the state event that other processes hear."""
+    return {
+        "values": [_plain(value) for value in table.values],
+        "seats": [[_plain(value) for value in row] for row in table.seats],
+    }
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def heard(match_id: int, event: dict[str, Any]) -> None:
+    """A table's state event arrived (on the event loop): keep the table it carries,
+    unless this process committed or heard that version or a later one."""
+    payload = event.get("kept")
+    if payload is None:
+        return
+    version = event["version"]
+    for known in (_committed.get(match_id), _heard.get(match_id)):
+        if known is not None and known[0] >= version:
+            return
+    if len(_heard) >= COMMITTED_KEPT:
+        _heard.clear()
+    _heard[match_id] = (version, payload)
+
+
+def _heard_table(match_id: int, version: int) -> None:
+    """Make the table heard at ``version`` this process's kept one (``remember``), when
+    it heard that version and committed none as late."""
+    found = _heard.get(match_id)
+    mine = _committed.get(match_id)
+    if found is None or found[0] != version or (mine is not None and mine[0] >= version):
+        return
+    names = _match_select(_db().vendor)[0]
+    moments, seat_moments = _moments(tuple(names))
+    values = tuple(
+        _moment(value) if i in moments else value for i, value in enumerate(found[1]["values"])
+    )
+    seats = tuple(
+        SeatRow(*(_moment(value) if i in seat_moments else value for i, value in enumerate(row)))
+        for row in found[1]["seats"]
+    )
+    stored = values[names.index("state")]
+    remember(match_id, version, MatchState.from_dict(stored), stored, _Table(values, seats))
+
+
+@cache
+def _moments(names: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
+    """Which of the match's columns and of a seat's fields are datetimes."""
+    match = {i for i, name in enumerate(names) if _is_moment(Match, name)}
+    seat = {i for i, name in enumerate(SeatRow._fields) if name in SEAT_MOMENTS}
+    return frozenset(match), frozenset(seat)
+
+
+SEAT_MOMENTS = ("absent_since", "banned_at", "banned_until")
+
+
+def _is_moment(model, name: str) -> bool:
+    field = model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
+    return isinstance(field, DateTimeField)
+
+
+def _moment(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
+
+
 def kept_table(match_id: int, version: int) -> tuple[Match, list[SeatRow]] | None:
-    """The match and its seats at ``version`` as this process committed them, when that
-    is the last version it committed there (on PostgreSQL; None otherwise). A move worked
-    out from them is stored with a ``Guard``: the row may have moved on since."""
+    """The match and its seats at ``version`` as this process committed them, or as it
+    heard another process did (``heard``), when that is the last version it knows there
+    (on PostgreSQL; None otherwise). A move worked out from them is stored with a
+    ``Guard``: the row may have moved on since."""
     connection = _db()
     kept = _committed.get(match_id)
+    if kept is None or kept[0] != version:
+        _heard_table(match_id, version)
+        kept = _committed.get(match_id)
     if kept is None or kept[0] != version or kept[3] is None or connection.vendor != "postgresql":
         return None
     names = _match_select(connection.vendor)[0]

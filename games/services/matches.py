@@ -536,6 +536,7 @@ def _bump(
     )
     transaction.on_commit(partial(events.table_changed, match.pk, event))
     kept = rows.kept(match, seats)  # as saved: the caller may change the instance later
+    event["kept"] = rows.portable(kept)  # the table's other processes keep it too (rows.heard)
     transaction.on_commit(partial(rows.remember, match.pk, match.version, state, match.state, kept))
     if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))

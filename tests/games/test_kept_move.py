@@ -5,6 +5,7 @@ nothing is lost or applied twice (two such moves racing for one ply:
 ``tests/games/test_concurrency.py``)."""
 
 import pytest
+from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -50,6 +51,17 @@ def sent_state(box) -> dict:
     return event
 
 
+def public(event) -> dict:
+    """The event without the table it carries for other processes (``rows.heard``)."""
+    return {key: value for key, value in event.items() if key != "kept"}
+
+
+def as_heard(event) -> dict:
+    """The event as another process receives it: through the channel layer's serializer."""
+    layer = get_channel_layer()
+    return layer.deserialize(layer.serialize(event))
+
+
 @pytest.mark.parametrize("variant", ["fast", "four"])
 def test_moves_from_the_kept_version_are_one_round_trip_and_equal_sync(
     new_table, make_member, variant
@@ -62,7 +74,7 @@ def test_moves_from_the_kept_version_are_one_round_trip_and_equal_sync(
         statements, box = play(match, members[ply % seats], version=version)
         assert statements == KEPT
         event = sent_state(box)
-        assert event == selectors.table_event(match.pk, now=T0)  # what sync reads
+        assert public(event) == selectors.table_event(match.pk, now=T0)  # what sync reads
         assert event["version"] == version + 1
         version = event["version"]
     assert Move.objects.filter(game__match=match).count() == 6
@@ -141,3 +153,44 @@ def test_a_move_that_ends_the_game_takes_the_lock(new_table, alice, bob):
     assert kinds[-1][:4] == ["BEGIN", "ROLLBACK", "BEGIN", "SELECT"]
     assert all(statements == KEPT for statements in kinds[:-1])
     assert Move.objects.filter(game__match=match).count() == len(kinds)
+
+
+def test_a_move_after_another_processs_commit_starts_from_what_its_event_carried(
+    fast_table, alice, bob
+):
+    """The previous move was committed by another process (its players' sockets on two
+    processes): this one heard the state event, with the table it carries, and works the
+    next move out from it, in one round trip."""
+    version = Match.objects.get(pk=fast_table.pk).version
+    _, box = play(fast_table, alice, version=version)
+    event = as_heard(sent_state(box))
+    assert event["version"] == version + 1
+    rows._committed.pop(fast_table.pk)  # this process committed nothing at this table
+    rows.heard(fast_table.pk, event)
+    statements, box = play(fast_table, bob, version=version + 1)
+    assert statements == KEPT
+    assert public(sent_state(box)) == selectors.table_event(fast_table.pk, now=T0)
+    assert [m.ply for m in Move.objects.filter(game__match=fast_table).order_by("ply")] == [1, 2]
+    assert Match.objects.get(pk=fast_table.pk).version == version + 2
+
+
+def test_a_heard_table_is_only_a_start(fast_table, alice, bob):
+    """What a process heard never replaces what it knows of a later version, and a row
+    that moved on since is not overwritten: the guarded save stores nothing and the lock
+    decides."""
+    version = Match.objects.get(pk=fast_table.pk).version
+    _, box = play(fast_table, alice, version=version)
+    first = as_heard(sent_state(box))
+    _, box = play(fast_table, bob, version=version + 1)  # committed here: version + 2
+    rows.heard(fast_table.pk, first)  # late: older than what this process committed
+    assert rows.kept_table(fast_table.pk, version + 1) is None
+    assert rows.kept_table(fast_table.pk, version + 2) is not None
+    second = as_heard(sent_state(box))
+    rows._committed.pop(fast_table.pk)
+    rows.heard(fast_table.pk, second)
+    Match.objects.filter(pk=fast_table.pk).update(version=version + 3, spectators=2)
+    statements, box = play(fast_table, alice, version=version + 2)
+    assert statements == ["BEGIN", "WITH", "ROLLBACK", *LOCK]
+    stored = Match.objects.get(pk=fast_table.pk)
+    assert stored.version == version + 4 and stored.spectators == 2
+    assert Move.objects.filter(game__match=fast_table).count() == 3
