@@ -5,6 +5,7 @@ nothing is lost or applied twice (two such moves racing for one ply:
 ``tests/games/test_concurrency.py``)."""
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
@@ -194,3 +195,36 @@ def test_a_heard_table_is_only_a_start(fast_table, alice, bob):
     stored = Match.objects.get(pk=fast_table.pk)
     assert stored.version == version + 4 and stored.spectators == 2
     assert Move.objects.filter(game__match=fast_table).count() == 3
+
+
+async def test_a_tables_socket_keeps_what_the_state_event_carries(
+    connect, fast_table, alice, bob, monkeypatch
+):
+    """The consumer hands every state event to ``rows.heard``: a move committed by
+    another process (here: committed without this process remembering it) is kept from
+    its event, and the next move at the table starts from it."""
+    rows._heard.pop(fast_table.pk, None)
+    b = await connect(fast_table, bob)
+    version = b.state["version"]
+    monkeypatch.setattr(rows, "remember", lambda *args, **kwargs: None)  # "elsewhere"
+    await sync_to_async(services.move_play)(
+        match_id=fast_table.pk,
+        user=alice,
+        ply=0,
+        color=_greedy(await sync_to_async(lambda: current(fast_table).current.position)()),
+        received_at=T0,
+    )
+    monkeypatch.undo()
+    assert rows._committed.get(fast_table.pk, (None,))[0] != version + 1
+    state = await b.state_where(lambda state: state["version"] == version + 1)
+    assert rows._heard[fast_table.pk][0] == version + 1
+    assert await sync_to_async(rows.kept_table)(fast_table.pk, version + 1) is not None
+    await b.send({"type": "move", "color": _greedy_of(state), "ply": 1})
+    after = await b.state_where(lambda state: state["game"]["ply"] == 2)
+    assert after["version"] == version + 2
+    assert await sync_to_async(Move.objects.filter(game__match=fast_table).count)() == 2
+
+
+def _greedy_of(state) -> int:
+    """A legal colour of the state's mover (the first one)."""
+    return next(int(c) for c, reason in state["you"]["legal"].items() if reason is None)
