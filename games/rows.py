@@ -157,20 +157,20 @@ def _heard_table(match_id: int, version: int) -> None:
     remember(match_id, version, MatchState.from_dict(stored), stored, _Table(values, seats))
 
 
+SEAT_MOMENTS = ("absent_since", "banned_at", "banned_until")
+
+
 @cache
 def _moments(names: tuple[str, ...]) -> tuple[frozenset[int], frozenset[int]]:
     """Which of the match's columns and of a seat's fields are datetimes."""
-    match = {i for i, name in enumerate(names) if _is_moment(Match, name)}
+    match = {i for i, name in enumerate(names) if isinstance(_field(Match, name), DateTimeField)}
     seat = {i for i, name in enumerate(SeatRow._fields) if name in SEAT_MOMENTS}
     return frozenset(match), frozenset(seat)
 
 
-SEAT_MOMENTS = ("absent_since", "banned_at", "banned_until")
-
-
-def _is_moment(model, name: str) -> bool:
-    field = model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
-    return isinstance(field, DateTimeField)
+def _field(model, name: str):
+    """A model's field by its attribute name (a foreign key's ``…_id`` too)."""
+    return model._meta.get_field(name.removesuffix("_id"))
 
 
 def _moment(value: str | None) -> datetime | None:
@@ -199,7 +199,7 @@ def _converters(model, names: list[str]) -> list[list]:
     connection = _db()
     result = []
     for name in names:
-        field = model._meta.get_field(name.removesuffix("_id") if name.endswith("_id") else name)
+        field = _field(model, name)
         column = field.get_col(model._meta.db_table)
         result.append(
             connection.ops.get_db_converters(column) + field.get_db_converters(connection)
