@@ -80,9 +80,3 @@ def random_history(scale, members, count, seed=1, first_id=1):
         )
         ids.append(match_id)
     return ids
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Members are made by the dozen here; hashing their passwords slowly tests nothing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
