@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.before import ISSUE_9, Before  # noqa: E402
 from bench.machine import machine  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -111,7 +112,9 @@ def new_tables(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
 
 
 class Servers:
-    def __init__(self, count: int, layer: str):
+    def __init__(self, count: int, layer: str, before: Before | None = None):
+        """``count`` Daphne processes on ``layer``: today's site with the echoes, or the
+        site at an earlier commit (``before``) on its own database."""
         from tests.servers import free_port
 
         self.ports = [free_port() for _ in range(count)]
@@ -123,7 +126,14 @@ class Servers:
             "DB_CONN_MAX_AGE": "60",
             "CHANNEL_LAYER_BACKEND": LAYERS[layer],
             "LOG_LEVEL": "ERROR",
+            **(before.env if before else {}),
         }
+        root, app, options = ROOT, ECHO_APP, []
+        if before is not None:
+            # Before the throughput work a busy process took longer than Daphne's
+            # default 5 s to accept a socket, and Daphne then dropped it.
+            root, app = before.root, "config.asgi:application"
+            options = ["--websocket_connect_timeout", "120"]
         log_dir = Path(os.environ.get("VOG_VAR_DIR", "/tmp")) / "ws_load"
         log_dir.mkdir(parents=True, exist_ok=True)
         self.processes = []
@@ -131,8 +141,18 @@ class Servers:
             with open(log_dir / f"daphne-{layer}-{port}.log", "w") as log:
                 self.processes.append(
                     subprocess.Popen(
-                        [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(port), ECHO_APP],
-                        cwd=ROOT,
+                        [
+                            sys.executable,
+                            "-m",
+                            "daphne",
+                            *options,
+                            "-b",
+                            HOST,
+                            "-p",
+                            str(port),
+                            app,
+                        ],
+                        cwd=root,
                         env=env,
                         stdout=log,
                         stderr=subprocess.STDOUT,
@@ -365,14 +385,21 @@ class Saturated:
 
 
 def saturated(
-    layer: str, processes: int, tables, seconds: float, *, split: bool = True
+    layer: str,
+    processes: int,
+    tables,
+    seconds: float,
+    *,
+    split: bool = True,
+    before: Before | None = None,
 ) -> Saturated:
-    """The tables saturated, then both echoes, on the same fresh servers."""
-    servers = Servers(processes, layer)
+    """The tables saturated, then both echoes, on the same fresh servers; the site at an
+    earlier commit (``before``) only plays."""
+    servers = Servers(processes, layer, before)
     try:
         tally, cpu, steady_moves = asyncio.run(play(servers, tables, (0, 0), seconds, split=split))
-        rates = {}
-        for lean in (False, True):
+        rates = {False: (float("nan"),) * 2, True: (float("nan"),) * 2}
+        for lean in () if before else (False, True):
             try:
                 before = servers.cpu_seconds()
                 sent = asyncio.run(echo(servers, len(tables), seconds, split=split, lean=lean))
@@ -386,7 +413,7 @@ def saturated(
             processes,
             tally.moves / seconds,
             echoes,
-            cpu / max(1, steady_moves) * 1000,
+            cpu / steady_moves * 1000 if steady_moves else float("nan"),
             tally.errors,
             echo_cpu_ms=echo_cpu_ms,
             split=split,
@@ -441,6 +468,13 @@ def main() -> int:
         action="append",
         help="run only these phases (repeatable); all by default",
     )
+    parser.add_argument(
+        "--before",
+        nargs="?",
+        const=ISSUE_9,
+        metavar="REV",
+        help=f"also saturate the site at commit REV (default {ISSUE_9}, where issue 9 began)",
+    )
     args = parser.parse_args()
     phases = set(args.only or ["play", "saturated", "overload"])
     play_seconds, saturate_seconds, overload_seconds = (8, 6, 10) if args.quick else (30, 20, 60)
@@ -452,7 +486,11 @@ def main() -> int:
     if "play" in phases:
         play_phase(tables, sizes, play_seconds)
     if "saturated" in phases:
-        saturated_phase(tables, args.repeat, saturate_seconds)
+        before = None
+        if args.before:
+            scratch = Path(os.environ.get("VOG_VAR_DIR", "/tmp"))
+            before = Before(ROOT, args.before, scratch)
+        saturated_phase(tables, args.repeat, saturate_seconds, before)
     if "overload" in phases:
         overload_phase(tables, overload_seconds)
     return 0
@@ -476,17 +514,34 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
             servers.stop()
 
 
-def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
+def saturated_phase(
+    tables, repeat: int, saturate_seconds: float, before: Before | None = None
+) -> None:
     print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
     print("the game then both echoes, each on fresh servers; the median run by the lean")
     print("ratio last. On two processes a table's players (an echo room's sockets) are on")
     print("the same process (table: the proxy of docs/deploy.md) or on different ones (split).")
+    if before is not None:
+        print(f"Before them, on pub/sub, one run of the site at {before.revision} (its own code,")
+        print("database and Daphne processes, the same players, at least 20 s); the median's CPU")
+        print("a move is then also given as a fraction of that run's.")
     print(
         "layer   processes  placement  moves/s  echo msg/s  ratio  lean msg/s  lean ratio"
         "  CPU ms/move  CPU ms/echo  CPU ms/lean  errors"
     )
     for layer in LAYERS:
         for processes, split in ((1, True), (2, False), (2, True)):
+            then = None
+            if before is not None and layer == "pubsub":
+                then = saturated(
+                    layer,
+                    processes,
+                    before.tables(100),
+                    max(20, saturate_seconds),
+                    split=split,
+                    before=before,
+                )
+                print(then.line(f"at {before.revision}"), flush=True)
             runs = []
             for _ in range(repeat if layer == "pubsub" else 1):
                 tables = new_tables(tables)
@@ -494,9 +549,13 @@ def saturated_phase(tables, repeat: int, saturate_seconds: float) -> None:
                     saturated(layer, processes, tables[:100], saturate_seconds, split=split)
                 )
                 print(runs[-1].line(), flush=True)
-            if len(runs) > 1:
-                ranked = sorted(runs, key=lambda run: run.lean_ratio)
-                print(ranked[len(ranked) // 2].line("median"))
+            ranked = sorted(runs, key=lambda run: run.lean_ratio)
+            median = ranked[len(ranked) // 2]
+            label = "median" if len(runs) > 1 else ""
+            if then is not None:
+                label += f" CPU a move {median.cpu_ms / then.cpu_ms:.2f} of {before.revision}'s"
+            if label:
+                print(median.line(label.strip()))
 
 
 def overload_phase(tables, overload_seconds: float) -> None:
