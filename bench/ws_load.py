@@ -21,6 +21,11 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
     the day; the lean echo runs second, on the same servers);
 and after 60 s of 200 saturated tables, the time a page and a move then take.
 
+``--before [REV]`` (``bench/before.py``) also saturates the site at commit REV (by default
+where issue 9 began) on its own database and Daphne processes before each pub/sub
+placement, and gives today's CPU a move as a fraction of that run's: a baseline from the
+same machine and the same hour.
+
 The players run in this process (asyncio, ``websockets``), on the same 2-core machine as the
 servers: the figures are for the whole machine, client included.
 """
@@ -32,6 +37,7 @@ import asyncio
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -401,9 +407,9 @@ def saturated(
         rates = {False: (float("nan"),) * 2, True: (float("nan"),) * 2}
         for lean in () if before else (False, True):
             try:
-                before = servers.cpu_seconds()
+                start = servers.cpu_seconds()
                 sent = asyncio.run(echo(servers, len(tables), seconds, split=split, lean=lean))
-                rates[lean] = sent / seconds, (servers.cpu_seconds() - before) / sent * 1000
+                rates[lean] = sent / seconds, (servers.cpu_seconds() - start) / sent * 1000
             except Exception as failure:  # the core layer gives up under this load
                 rates[lean] = float("nan"), float("nan")
                 tally.errors[f"{'lean ' if lean else ''}echo: {type(failure).__name__}"] = 1
@@ -523,8 +529,8 @@ def saturated_phase(
     print("the same process (table: the proxy of docs/deploy.md) or on different ones (split).")
     if before is not None:
         print(f"Before them, on pub/sub, one run of the site at {before.revision} (its own code,")
-        print("database and Daphne processes, the same players, at least 20 s); the median's CPU")
-        print("a move is then also given as a fraction of that run's.")
+        print("database and Daphne processes, the same players, at least 20 s); the runs' median")
+        print("CPU a move is then also given as a fraction of that run's.")
     print(
         "layer   processes  placement  moves/s  echo msg/s  ratio  lean msg/s  lean ratio"
         "  CPU ms/move  CPU ms/echo  CPU ms/lean  errors"
@@ -553,7 +559,10 @@ def saturated_phase(
             median = ranked[len(ranked) // 2]
             label = "median" if len(runs) > 1 else ""
             if then is not None:
-                label += f" CPU a move {median.cpu_ms / then.cpu_ms:.2f} of {before.revision}'s"
+                # The CPU target's own median: of the runs' CPU a move, whichever run it is.
+                cpu_ms = statistics.median(run.cpu_ms for run in runs)
+                share = cpu_ms / then.cpu_ms
+                label += f" CPU a move {cpu_ms:.2f} ms, {share:.2f} of {before.revision}'s"
             if label:
                 print(median.line(label.strip()))
 
