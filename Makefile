@@ -8,15 +8,20 @@ MANAGE := DEBUG=1 $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format messages bench bench-load bench-ratings bench-bots clean
+.PHONY: prerequisites install run test lint format messages bench bench-load bench-ratings bench-bots clean
 
-$(STAMP): pyproject.toml
+# What the machine lacks, with apt-get (README: "What the two commands install"):
+# make test asks for the test servers and the browser too.
+prerequisites:
+	@PYTHON=$(PYTHON) bash config/prerequisites.sh $(if $(filter test,$(MAKECMDGOALS)),test,run)
+
+$(STAMP): pyproject.toml | prerequisites
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
-install: $(STAMP)
+install: prerequisites $(STAMP)
 	$(MANAGE) compilemessages --ignore=.venv --ignore=var >/dev/null
 
 # The site on one machine: SQLite and a private Redis (unix socket) under var/, Daphne, a

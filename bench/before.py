@@ -88,6 +88,12 @@ class Before:
         }
         self._run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"])
 
+    def layer_setting(self, name: str, path: str) -> str:
+        """``CHANNEL_LAYER_BACKEND`` as the commit's settings take it: the layer's name
+        (``pubsub``, ``core``) today, its class's dotted path before that."""
+        settings = (self.root / "config" / "settings.py").read_text()
+        return name if "CHANNEL_LAYER_CLASSES" in settings else path
+
     def _run(self, command: list[str]) -> str:
         env = {**os.environ, "DEBUG": "1", "PYTHONPATH": str(self.root), **self.env}
         done = subprocess.run(

@@ -130,7 +130,9 @@ class Servers:
             "SECURE_SSL_REDIRECT": "0",
             "ALLOWED_HOSTS": HOST,
             "DB_CONN_MAX_AGE": "60",
-            "CHANNEL_LAYER_BACKEND": LAYERS[layer],
+            "CHANNEL_LAYER_BACKEND": before.layer_setting(layer, LAYERS[layer])
+            if before
+            else layer,
             "LOG_LEVEL": "ERROR",
             **(before.env if before else {}),
         }

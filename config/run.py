@@ -7,7 +7,8 @@ first. Ctrl-C stops everything.
 
     python -m config.run [--host 127.0.0.1] [--port 8000] [--var-dir var]
 
-Settings can still come from the environment (``GAME_NEXT_GAME_SECONDS=5 make run``).
+Settings can still come from the environment (``GAME_NEXT_GAME_SECONDS=5 make run``),
+``DATABASE_URL`` among them; ``REDIS_URL`` and ``REDIS_CACHE_URL`` are the run's own.
 """
 
 from __future__ import annotations
@@ -25,19 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def redis_server() -> str:
-    """The redis-server binary, installed with apt-get when it is missing."""
+    """The redis-server binary (``make run`` installs it first: config/prerequisites.sh)."""
     found = shutil.which("redis-server")
-    if found:
-        return found
-    print("redis-server is missing: installing it with apt-get", flush=True)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "redis-server"]
-    if os.geteuid() != 0:
-        install = ["sudo", *install]
-    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        subprocess.run([*install[:-4], "update", "-qq"], env=env, check=False)
-        subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
-    return shutil.which("redis-server") or "/usr/bin/redis-server"
+    if found is None:
+        raise SystemExit("redis-server is missing: make run installs it (apt-get redis-server).")
+    return found
 
 
 def wait_for(path: Path, seconds: float = 10) -> None:
@@ -66,7 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         "REDIS_URL": f"unix://{sock}",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
-    env.pop("DATABASE_URL", None)  # SQLite under var/ (SPEC §9)
+    # SQLite under var/ (SPEC §9) unless DATABASE_URL names another database. The run's
+    # own Redis serves the cache too: a REDIS_CACHE_URL of the shell must not point
+    # elsewhere.
     env.pop("REDIS_CACHE_URL", None)
     python = sys.executable
     children: list[subprocess.Popen] = []

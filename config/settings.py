@@ -154,10 +154,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery broker -----------------------------------------
 # ``redis://host:port/db`` or, for the private Redis of ``make run``, ``unix:///path.sock``.
 redis_url = os.environ.get("REDIS_URL", "")
-# The layer class is a setting: the load benchmark compares the core and the pub/sub layer.
-CHANNEL_LAYER_BACKEND = os.environ.get(
-    "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
-)
+# The layer is a choice (the load benchmark compares them), never a dotted path from the
+# environment: settings import nothing an environment variable names.
+CHANNEL_LAYER_CLASSES = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
+_layer = os.environ.get("CHANNEL_LAYER_BACKEND", "pubsub")
+if _layer not in CHANNEL_LAYER_CLASSES:
+    sys.exit(f"CHANNEL_LAYER_BACKEND must be one of {', '.join(CHANNEL_LAYER_CLASSES)}.")
 if redis_url:
     # The core layer holds a connection per waiting receive: its pool must outgrow the
     # sockets of a busy process (redis-py's default refused connections under load).
@@ -166,7 +171,7 @@ if redis_url:
         "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
     }
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": CHANNEL_LAYER_BACKEND, "CONFIG": {"hosts": [redis_host]}}
+        "default": {"BACKEND": CHANNEL_LAYER_CLASSES[_layer], "CONFIG": {"hosts": [redis_host]}}
     }
     CACHES = {
         "default": {
@@ -225,16 +230,13 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Time at the tables -----------------------------------------------------------------
-# Every duration is a setting so tests can shorten it; the time source is one too
-# (a dotted path to a function returning an aware datetime), so tests inject time.
-GAME_TIME_SOURCE = os.environ.get("GAME_TIME_SOURCE", "django.utils.timezone.now")
+# Every duration is a setting so tests can shorten it. The tests' own settings
+# (config/test_settings.py) also inject the time and shorten the clocks.
 GAME_ABORT_SECONDS = env_float("GAME_ABORT_SECONDS", 30)  # no first move of game 1
 GAME_NEXT_GAME_SECONDS = env_float("GAME_NEXT_GAME_SECONDS", 60)  # the break between games
 GAME_ABANDON_SECONDS = env_float("GAME_ABANDON_SECONDS", 60)  # seat to move without a socket
 GAME_IDLE_SECONDS = env_float("GAME_IDLE_SECONDS", 300)  # no-clock tables: no move for so long
 GAME_REMATCH_SECONDS = env_float("GAME_REMATCH_SECONDS", 60)
-# Multiplies every clock preset's bank and increment (tests use short clocks; 1 in production).
-GAME_CLOCK_SCALE = env_float("GAME_CLOCK_SCALE", 1)
 # Each web process also looks at the tables it serves when their deadline comes (so a
 # flag shows at once); tests turn it off to show the worker alone reaches the tables.
 WEB_DEADLINE_TIMERS = env_bool("WEB_DEADLINE_TIMERS", True)

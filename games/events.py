@@ -28,10 +28,6 @@ def table_group(match_id: int) -> str:
     return f"table-{match_id}"
 
 
-# The old name, kept for callers elsewhere.
-group_name = table_group
-
-
 @contextlib.contextmanager
 def capture() -> Iterator[Outbox]:
     """Collect the messages sent inside the block instead of sending them."""

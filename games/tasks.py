@@ -42,12 +42,6 @@ def presence_sweep() -> int:
 
 
 @shared_task(ignore_result=True)
-def next_game_start(match_id: int) -> bool:
-    """Tasks queued before ``match_tick`` existed (the same service)."""
-    return services.match_tick(match_id=match_id, now=timing.now())
-
-
-@shared_task(ignore_result=True)
 def challenges_expire() -> int:
     """Every half minute (beat): challenges whose two minutes are over."""
     return services.challenges_expire(now=timing.now())

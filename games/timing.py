@@ -1,25 +1,35 @@
 """The time at the tables and every duration, read from settings when asked.
 
-``now()`` is the one clock of services, consumers and tasks: ``GAME_TIME_SOURCE`` names
-the function behind it, so tests inject time (``tests/timeshift.py``) instead of sleeping.
+``now()`` is the one clock of services, consumers and tasks. In production it is
+Django's ``timezone.now``; the tests' settings (``config/test_settings.py``) name a clock
+of their own in ``GAME_TIME_SOURCE``, so tests inject time instead of sleeping. Production
+settings never define it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.module_loading import import_string
 
-_source: tuple[str, object] | None = None
+_source: tuple[str | None, Callable[[], datetime]] | None = None
 
 
 def now() -> datetime:
     global _source
-    path = settings.GAME_TIME_SOURCE
+    path = getattr(settings, "GAME_TIME_SOURCE", None)
     if _source is None or _source[0] != path:  # resolved once per setting, not per call
-        _source = (path, import_string(path))
+        _source = (path, import_string(path) if path else timezone.now)
     return _source[1]()
+
+
+def clock_scale() -> float:
+    """What every clock preset's bank and increment are multiplied by: 1, but where the
+    tests' settings shorten the clocks (``GAME_CLOCK_SCALE``)."""
+    return float(getattr(settings, "GAME_CLOCK_SCALE", 1))
 
 
 def seconds(name: str) -> timedelta:

@@ -9,6 +9,12 @@ SERVICES = os.environ.get("VOG_TEST_SERVICES") == "1"
 needs_services = pytest.mark.skipif(
     not SERVICES, reason="needs PostgreSQL and Redis: run make test"
 )
+# The SQLite pass of make test (tests/with_services.sh): tests marked ``postgres`` skip.
+SQLITE = not os.environ.get("DATABASE_URL")
+
+# Django's check that refuses ORM calls from async code; only the browser tests turn it
+# off (tests/e2e/conftest.py).
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 
 def pytest_configure(config):
@@ -46,6 +52,11 @@ def pytest_collection_modifyitems(items):
     # Browser tests last: Playwright's sync API leaves an event loop running in the main
     # thread, which later async tests and async_to_sync calls cannot share.
     items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))
+    if SQLITE:
+        skip = pytest.mark.skip(reason="PostgreSQL only (the SQLite pass)")
+        for item in items:
+            if item.get_closest_marker("postgres"):
+                item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
@@ -56,15 +67,25 @@ def django_db_setup(django_db_setup, django_db_blocker):
     API and the database threads of in-process sockets have their own), and PostgreSQL
     refuses to drop a database in use. Every server process is stopped by then."""
     yield
-    if not SERVICES:
-        return
     from django.db import connection
+
+    if not SERVICES or connection.vendor != "postgresql":
+        return
 
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def _async_guard_on(request):
+    """Every test but the browser tests runs with Django's async-safety check on: a
+    consumer that called the ORM from its event loop would fail here as in production."""
+    if "tests/e2e/" not in str(request.node.fspath):
+        assert ASYNC_UNSAFE not in os.environ, f"{ASYNC_UNSAFE} is set outside the browser tests"
+    yield
 
 
 @pytest.fixture(autouse=True)

@@ -36,11 +36,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_database_url() -> str:
+def server_environment() -> dict[str, str]:
+    """The environment of a process a test starts: this one's, on the test database, and
+    without what only the browser tests may turn off (Django's async-safety check)."""
     from django.db import connection
 
-    parts = urlsplit(os.environ["DATABASE_URL"])
-    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    if connection.vendor == "sqlite":
+        env["VOG_TEST_SQLITE"] = str(connection.settings_dict["NAME"])
+    else:
+        parts = urlsplit(os.environ["DATABASE_URL"])
+        env["DATABASE_URL"] = urlunsplit(
+            parts._replace(path="/" + connection.settings_dict["NAME"])
+        )
+    return env
 
 
 class Daphne:
@@ -49,12 +58,7 @@ class Daphne:
     def __init__(self, log_dir: Path, env: dict[str, str] | None = None, name: str = "daphne"):
         self.port = free_port()
         self.log_path = log_dir / f"{name}-{self.port}.log"
-        self.env = {
-            **os.environ,
-            **SERVER_ENV,
-            "DATABASE_URL": test_database_url(),
-            **(env or {}),
-        }
+        self.env = {**server_environment(), **SERVER_ENV, **(env or {})}
         self.process: subprocess.Popen | None = None
 
     @property

@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
 # Run the whole suite against throwaway PostgreSQL and Redis on loopback ports with
-# temporary data; stop them afterwards, whatever happens. Installs redis-server and
-# chromium with apt-get when they are missing.
+# temporary data; stop them afterwards, whatever happens. Installs what the machine lacks
+# first (config/prerequisites.sh).
 #
-#   bash tests/with_services.sh                    the whole suite (lint first)
-#   bash tests/with_services.sh tests/games -x     a part of it (pytest's arguments)
+#   bash tests/with_services.sh                    the whole suite (lint first), then the
+#                                                  SQLite pass (SQLITE_PASS below)
+#   bash tests/with_services.sh tests/games -x     a part of it (pytest's arguments);
+#                                                  VOG_TEST_DATABASE=sqlite: on SQLite
 #   bash tests/with_services.sh --run CMD ARGS     any command with the servers (benchmarks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
 
-missing=()
-command -v redis-server >/dev/null || missing+=(redis-server)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing ${missing[*]} with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 || {
-    apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
-  }
-fi
+bash config/prerequisites.sh test
+
+# The tests of what make run's SQLite must get right as PostgreSQL does (services, moves,
+# clocks, presence, the lobby, ratings), run a second time against a SQLite file with the
+# worker's and the web processes' own connections. Tests marked postgres are skipped there.
+SQLITE_PASS=(
+  tests/games/test_services.py
+  tests/games/test_consumer.py
+  tests/games/test_clocks.py
+  tests/games/test_hardening.py
+  tests/games/test_practice.py
+  tests/games/test_rated.py
+  tests/games/test_sockets_live.py
+  tests/games/test_tasks.py
+  tests/lobby
+  tests/ratings/test_services.py
+  tests/ratings/test_tasks.py
+)
 
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$PG_BIN" ] || { echo "PostgreSQL server binaries not found under /usr/lib/postgresql" >&2; exit 1; }
@@ -63,10 +73,19 @@ if [ "${1:-}" = --run ]; then
   exit
 fi
 [ "${VOG_SKIP_LINT:-}" = 1 ] || make --no-print-directory lint
+durations=(--durations=20 --durations-min=1)
 if [ $# -gt 0 ]; then  # a chosen part of the suite: bash tests/with_services.sh tests/games -x
+  if [ "${VOG_TEST_DATABASE:-}" = sqlite ]; then unset DATABASE_URL; fi
   "$BIN/python" -m pytest -p no:cacheprovider "$@"
 else
   # The differential engine tests run on their own without coverage (tracing triples their time).
   "$BIN/python" -m pytest -p no:cacheprovider -m differential -q tests/engine
-  "$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider -m "not differential"
+  "$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider \
+    -m "not differential" "${durations[@]}"
+  echo "The SQLite pass: ${SQLITE_PASS[*]}"
+  (
+    unset DATABASE_URL
+    export VOG_TEST_DATABASE=sqlite VOG_VAR_DIR="$work/sqlite"
+    "$BIN/python" -m pytest -p no:cacheprovider -q "${durations[@]}" "${SQLITE_PASS[@]}"
+  )
 fi

@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -169,7 +168,7 @@ def _side(position: Position, seat: int) -> int:
 
 def _new_clock(preset: str, seats: int) -> Clock:
     bank, increment = parse_preset(preset)
-    scale = settings.GAME_CLOCK_SCALE  # 1 in production; tests run short clocks
+    scale = timing.clock_scale()  # 1 in production; tests run short clocks
     return Clock(remaining_ms=(int(bank * scale),) * seats, increment_ms=int(increment * scale))
 
 
@@ -423,11 +422,6 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             return False
         _commit(match, seats_for(match_id), state, new, now=now)
         return True
-
-
-def match_next_game_if_due(*, match_id: int, now: datetime) -> bool:
-    """Start the next game once the break is over (``match_tick`` does it)."""
-    return match_tick(match_id=match_id, now=now)
 
 
 def match_abort(*, match_id: int, now: datetime) -> Match:

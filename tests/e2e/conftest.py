@@ -9,10 +9,8 @@ import pytest
 from django.conf import settings
 from django.db import connections
 
-from tests.conftest import SERVICES
+from tests.conftest import ASYNC_UNSAFE, SERVICES
 from tests.servers import Daphne
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs a loop.
 
 # pytest-playwright empties its own test-results/ at every start: screenshots go elsewhere.
 ARTIFACTS = Path(settings.BASE_DIR) / "test-artifacts"
@@ -24,6 +22,17 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
             if not SERVICES:
                 item.add_marker(pytest.mark.skip(reason="browser tests run through make test"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _orm_beside_playwrights_loop():
+    """Playwright's sync API runs an event loop in the main thread from the first browser
+    test on, and Django refuses ORM calls in a thread with a running loop; the browser
+    tests call the ORM there, so Django's check is off for them alone. They run last
+    (tests/conftest.py), and no process they start inherits it (tests/servers.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ASYNC_UNSAFE, "true")
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 every error code, and for each bad input an error with nothing changed."""
 
 import json
+import os
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -24,6 +25,20 @@ async def assert_unchanged(match, version, socket):
     await socket.send({"type": "sync"})
     state = await socket.receive_type("state")
     assert state["version"] == version
+
+
+async def test_consumer_tests_run_with_djangos_async_guard_on(connect, fast_table, alice):
+    """A consumer that called the ORM from its event loop would be refused here, as in
+    production: the check is on while consumer tests run (only browser tests turn it off)."""
+    from django.core.exceptions import SynchronousOnlyOperation
+
+    from tests.conftest import ASYNC_UNSAFE
+
+    socket = await connect(fast_table, alice)
+    assert socket.state["match"]["id"] == fast_table.pk
+    assert ASYNC_UNSAFE not in os.environ
+    with pytest.raises(SynchronousOnlyOperation):
+        Match.objects.filter(pk=fast_table.pk).exists()
 
 
 async def test_connect_sends_state_with_you(connect, fast_table, alice):

@@ -171,11 +171,6 @@ def test_forms_refuse_without_csrf(make_member):
     assert not Match.objects.exists()
 
 
-def test_the_old_new_table_path_is_gone(client, make_member):
-    client.force_login(make_member("ann"))
-    assert client.get("/table/new/").status_code == 404
-
-
 def test_lobby_lists_waiting_tables_with_join_and_own_as_yours(members):
     table, _ = open_table(members["ann"])
     page = members["ben"].client.get("/").content.decode()

@@ -76,6 +76,7 @@ def _lockable(scale: str) -> bool:
 
 
 @needs_services
+@pytest.mark.postgres  # row locks: SQLite's one writer locks every scale at once
 def test_a_recalculation_holds_its_scales_lock_and_only_that_one(members):
     random_history("fast", members, 3)
     for scale in ("fast", "classic"):
