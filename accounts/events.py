@@ -4,7 +4,7 @@ Every socket of a signed-in member joins two groups: one of the member and one o
 session it was opened with. A ban or an account deletion closes the member's sockets, a
 logout closes that session's, within a second, with the close codes below
 (docs/protocol.md). Each socket also re-reads the member's standing with every message,
-so nothing sent before the close arrives acts (``games.rows``: the seats are read with
+so nothing sent before the close arrives acts (``games.store``: the seats are read with
 the ban and the session).
 """
 

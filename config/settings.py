@@ -226,7 +226,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.presence_sweep",
         "schedule": env_float("PRESENCE_SWEEP_SECONDS", 15),
     },
-    "challenges-expire": {"task": "games.tasks.challenges_expire", "schedule": 30.0},
+    "challenges-expire": {"task": "lobby.tasks.challenges_expire", "schedule": 30.0},
 }
 
 # --- Time at the tables -----------------------------------------------------------------

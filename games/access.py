@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
-from games import rows
+from games import store
 from games.errors import Revoked, TableError
 from games.models import Match
 from games.state import SeatRow
@@ -20,7 +20,7 @@ def seats_for(
     """The seats of a match in letter order: one query, no whole member rows. With
     ``session_key`` each row also says whether that session is still valid, so a player's
     standing is read with the seats, not by a query of its own."""
-    return rows.seats_read(match_id, session_key=session_key, now=now)
+    return store.seats_read(match_id, session_key=session_key, now=now)
 
 
 def seat_of(seats: list[SeatRow], user: Any) -> int | None:
@@ -58,8 +58,8 @@ def can_moderate(user: Any) -> bool:
 def locked_table(
     match_id: int, *, session_key: str | None = None, now: datetime | None = None
 ) -> tuple[Match, list[SeatRow]]:
-    """``locked_match`` and ``seats_for`` together (one round trip on PostgreSQL)."""
-    match, seats = rows.match_and_seats_locked(match_id, session_key=session_key, now=now)
+    """``locked_match`` and ``seats_for`` together (one statement on PostgreSQL)."""
+    match, seats = store.table_locked(match_id, session_key=session_key, now=now)
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match, seats
@@ -68,7 +68,7 @@ def locked_table(
 def locked_match(match_id: int) -> Match:
     """The match row locked for the rest of the transaction (every change takes it). The
     seats are read apart (``seats_for``), without their members' rows."""
-    match = rows.match_locked(match_id)
+    match = store.match_read(match_id, lock=True)
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match

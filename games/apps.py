@@ -7,11 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from django.db.backends.signals import connection_created
-
         from accounts.signals import member_deleting
-        from games.database import fast_times
         from games.services import member_leave_all
 
         member_deleting.connect(member_leave_all, dispatch_uid="games-member-leave-all")
-        connection_created.connect(fast_times, dispatch_uid="games-fast-times")

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games import protocol, rows, selectors, services, state, threads, timers
+from games import protocol, selectors, services, state, threads, timers
 from games.errors import TableError
 from games.events import table_group
 from games.sockets import MemberSocket, Opening
@@ -114,7 +114,6 @@ class TableConsumer(MemberSocket):
     # --- group events (sent after commit) -------------------------------------------
 
     async def table_state(self, event: dict[str, Any]) -> None:
-        rows.heard(self.table_id, event)  # the next move here may start from it
         await self.send_personal(event)
 
     async def table_waiting(self, event: dict[str, Any]) -> None:

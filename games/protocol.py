@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -125,3 +126,17 @@ def _move(payload: dict[str, Any]) -> Move:
 def error(code: str, message) -> dict[str, str]:
     """An error message for the socket, in the language active now."""
     return {"type": "error", "code": code, "message": str(message)}
+
+
+def chat(
+    pk: int, username: str | None, text: str, at: datetime, spectators_only: bool
+) -> dict[str, Any]:
+    """A chat line as sockets send it."""
+    return {
+        "type": "chat",
+        "id": pk,
+        "username": username,
+        "text": text,
+        "at": at.isoformat(),
+        "spectators_only": spectators_only,
+    }

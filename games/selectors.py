@@ -8,19 +8,21 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Prefetch
 
-from games import rows, state, timing
+from games import protocol, state, store, timing
 from games.access import seats_for
 from games.engine import replay
+from games.engine.clock import Clock
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
 from games.models import SEAT_LETTERS, ChatMessage, Match, Seat
+from games.services.claims import claim_from
 from ratings.selectors import match_rating_changes
 
 CHAT_HISTORY = 100
 
 
 def match_for_table(match_id: int) -> Match | None:
-    return rows.match_read(match_id)
+    return store.match_read(match_id)
 
 
 def _tables(match_id: int | None, token: str | None):
@@ -46,13 +48,19 @@ def waiting_seats(match: Match) -> list[Seat]:
 
 def table_message(match: Match, *, now: datetime | None = None):
     """(engine state, seats, public state) of a match that has started."""
-    engine_state = rows.engine_state(match)
+    engine_state = store.engine_state(match)
     changes = None
     if match.rated and match.status == Match.Status.FINISHED:
         changes = match_rating_changes(match.pk)
     seats = seats_for(match.pk)
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     message = state.build(
-        match, engine_state, seats, now=now or timing.now(), rating_changes=changes
+        match,
+        engine_state,
+        seats,
+        now=now or timing.now(),
+        rating_changes=changes,
+        claim_at=claim_from(match, engine_state, seats, clock),
     )
     return engine_state, seats, message
 
@@ -83,31 +91,19 @@ def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any]
     return state.encode(message, engine_state.current.position, deadline=match.deadline)
 
 
-def chat_payload(message: ChatMessage) -> dict[str, Any]:
-    return _chat_message(
-        message.pk,
-        message.author.username if message.author_id else None,
-        message.text,
-        message.created_at,
-        message.audience,
-    )
-
-
-def _chat_message(pk: int, username: str | None, text: str, at: datetime, audience: str):
-    return {
-        "type": "chat",
-        "id": pk,
-        "username": username,
-        "text": text,
-        "at": at.isoformat(),
-        "spectators_only": audience == ChatMessage.Audience.SPECTATORS,
-    }
-
-
 def chat_history(match_id: int, *, player: bool) -> list[dict[str, Any]]:
-    """The latest messages a socket may see (players never see spectators-only chat)."""
-    latest = rows.chat_rows(match_id, player=player, limit=CHAT_HISTORY)
-    return [_chat_message(*row) for row in reversed(latest)]
+    """The latest messages a socket may see, oldest first (players never see
+    spectators-only chat)."""
+    messages = ChatMessage.objects.filter(match_id=match_id)
+    if player:
+        messages = messages.exclude(audience=ChatMessage.Audience.SPECTATORS)
+    latest = messages.order_by("-created_at", "-pk").values_list(
+        "pk", "author__username", "text", "created_at", "audience"
+    )[:CHAT_HISTORY]
+    return [
+        protocol.chat(pk, name, text, at, audience == ChatMessage.Audience.SPECTATORS)
+        for pk, name, text, at, audience in reversed(latest)
+    ]
 
 
 def live_matches(limit: int = 50) -> list[Match]:

@@ -15,14 +15,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth import get_user
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -63,16 +60,6 @@ class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
     opened_ok = False
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' own dispatch first closes stale database connections on its single
-        database thread, for every message of every socket (a group message too): under
-        load that hop was the bottleneck. Database work here runs on ``games.threads``,
-        which tidies its own connections."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
-
     # --- opening and closing -----------------------------------------------------------
 
     async def connect(self) -> None:
@@ -81,21 +68,19 @@ class MemberSocket(AsyncWebsocketConsumer):
         self.rate = RateWindow(*settings.SOCKET_RATE)
         self.seen = timing.now()
         await self.accept()
+        table = self.scope["url_route"]["kwargs"].get("match_id")
+        if table is not None:
+            timers.socket_opened(table)  # the table's timers here live while it has sockets
         refresh = self._refresh_at_open()
         try:
             opening = await threads.run_unbounded(self._open, refresh, urgent=True)
-        except Revoked as revoked:
-            await self.close(code=revoked.close_code)
-            return
         except TableError as failure:
-            await self.send_error(failure.code, failure.message)
-            code = (
-                member_events.CLOSE_TOO_MANY_SOCKETS
-                if failure.code == "too_many_sockets"
-                else member_events.CLOSE_NOT_FOUND
-            )
-            await self.close(code=code)
+            if table is not None:
+                timers.socket_closed(table)
+            await self._refuse(failure)
             return
+        if table is None and self.table_id is not None:  # a private table, by its token
+            timers.socket_opened(self.table_id)
         self.opened_ok = True
         if self.member is not None:
             await self.channel_layer.group_add(
@@ -110,15 +95,29 @@ class MemberSocket(AsyncWebsocketConsumer):
         if self.table_id is not None and not refresh:
             timers.presence_changed(self.table_id)  # later, with the others
 
+    async def _refuse(self, failure: TableError) -> None:
+        """The socket cannot open: a banned member (closed with their code), or a table
+        that does not exist, or too many sockets (an error first, then the close)."""
+        if isinstance(failure, Revoked):
+            await self.close(code=failure.close_code)
+            return
+        await self.send_error(failure.code, failure.message)
+        code = (
+            member_events.CLOSE_TOO_MANY_SOCKETS
+            if failure.code == "too_many_sockets"
+            else member_events.CLOSE_NOT_FOUND
+        )
+        await self.close(code=code)
+
     def _refresh_at_open(self) -> bool:
         """Whether the socket refreshes its table's presence as it opens (the table's
         slot is free): then the first state it gets already shows it."""
         return False
 
     def _open(self, refresh: bool) -> Opening:
-        """Everything a socket reads as it opens, in one call on a database thread: who
-        the member is (from the session cookie; a banned member is turned away), the
-        page's own reads (``_find``, ``_first``), and the socket counted."""
+        """Everything a socket reads as it opens, in one call on a database thread: the
+        member's standing (a banned member is turned away), the page's own reads
+        (``_find``, ``_first``), and the socket counted."""
         now = timing.now()
         self._identify(now)
         self._find()
@@ -131,16 +130,14 @@ class MemberSocket(AsyncWebsocketConsumer):
         return Opening(seat, box, self._first(seat, box))
 
     def _identify(self, now) -> None:
-        """The member of the socket's session, as Django's ``get_user`` reads it for a
-        request (an expired session, a changed password or a deactivated account give
-        no member). Read here rather than by Channels' auth middleware, whose own thread
-        and queries every socket would otherwise wait for before this call."""
-        session = self.scope.get("session")
-        user = get_user(SimpleNamespace(session=session)) if session is not None else None
+        """The member Channels' ``AuthMiddleware`` found for the session (an expired
+        session, a changed password or a deactivated account give none); a banned member
+        is turned away."""
+        user = self.scope.get("user")
         if user is not None and user.is_authenticated:
             if user.is_banned(now):
                 raise Revoked(member_events.CLOSE_BANNED)
-            self.member, self.session_key = user, session.session_key
+            self.member, self.session_key = user, self.scope["session"].session_key
             self.language = self._language()
 
     def _find(self) -> None:
@@ -172,6 +169,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             logger.exception("closing socket %s", self.channel_name)
         if self.table_id is not None:
             timers.presence_changed(self.table_id)
+            timers.socket_closed(self.table_id)
 
     async def member_notify(self, event: dict[str, Any]) -> None:
         """A notice for the member on whatever page this socket serves (events.member_notify)."""

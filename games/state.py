@@ -16,7 +16,7 @@ from django.utils import translation
 from games import timing
 from games.engine import Position
 from games.engine.clock import Clock
-from games.engine.match import PLAYING, MatchState
+from games.engine.match import MatchState
 from games.models import SEAT_LETTERS, Match
 
 
@@ -85,22 +85,6 @@ def _ms(at: datetime | None) -> int | None:
     return None if at is None else timing.ms(at)
 
 
-def claim_from(
-    match: Match, state: MatchState, seats: list[SeatRow], clock: Clock | None
-) -> datetime | None:
-    """When the opponents of the seat to move may claim the match (SPEC §3: no present
-    socket for a minute; at no-clock tables also no move for five minutes), or None."""
-    if state.status != PLAYING or state.current.over or state.can_abort:
-        return None
-    to_move = seats[state.current.position.to_move]
-    moments = []
-    if not to_move.connected and to_move.absent_since is not None:
-        moments.append(to_move.absent_since + timing.seconds("GAME_ABANDON_SECONDS"))
-    if clock is None and match.turn_started_at is not None:
-        moments.append(match.turn_started_at + timing.seconds("GAME_IDLE_SECONDS"))
-    return min(moments) if moments else None
-
-
 def build(
     match: Match,
     state: MatchState,
@@ -108,7 +92,10 @@ def build(
     *,
     now: datetime,
     rating_changes: list[dict] | None = None,
+    claim_at: datetime | None = None,
 ) -> dict[str, Any]:
+    """The public state. ``claim_at``: when the seat to move's opponents may claim the
+    match (``games.services.claims``), or None."""
     game = state.current
     position = game.position
     out = set(state.out) | set(position.out)
@@ -131,7 +118,6 @@ def build(
             "seats": letters(match.rematch_accepted),
             "expires_at": timing.ms(match.rematch_offered_at + window),
         }
-    claim_at = claim_from(match, state, seats, clock)
     between = match.status == Match.Status.BETWEEN_GAMES
     return {
         "type": "state",

@@ -42,12 +42,6 @@ def presence_sweep() -> int:
 
 
 @shared_task(ignore_result=True)
-def challenges_expire() -> int:
-    """Every half minute (beat): challenges whose two minutes are over."""
-    return services.challenges_expire(now=timing.now())
-
-
-@shared_task(ignore_result=True)
 def table_rated(match_id: int) -> None:
     """After ratings updated a finished match: its table shows the changes (+12 / −12)."""
     services.table_refresh(match_id=match_id, now=timing.now())

@@ -1,4 +1,5 @@
-"""What a web process does later by itself, on its event loop.
+"""What a web process does later by itself, on its event loop, for the tables its
+sockets serve; a table's timers are dropped when its last socket here closes.
 
 - **Presence**, throttled per table: the first change after a quiet second is refreshed
   at once, later ones together a second after the last refresh, so 400 sockets opening
@@ -12,27 +13,64 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
 
-from games import events, services, threads, timing
+from games import events, services, store, threads, timing
 
 logger = logging.getLogger(__name__)
 
-_last_refresh: dict[int, float] = {}
-_pending_refresh: set[int] = set()
-_deadlines: dict[int, tuple[str, asyncio.TimerHandle]] = {}
+
+@dataclass
+class _Table:
+    sockets: int = 0
+    last_refresh: float = -math.inf
+    pending: asyncio.TimerHandle | None = None  # a refresh waiting for its slot
+    deadline: str | None = None
+    deadline_timer: asyncio.TimerHandle | None = None
+
+
+_tables: dict[int, _Table] = {}
+
+
+def socket_opened(match_id: int) -> None:
+    """A socket of this process joined the table."""
+    _tables.setdefault(match_id, _Table()).sockets += 1
+
+
+def socket_closed(match_id: int) -> None:
+    """A socket of this process left the table: with the last one, its timers go."""
+    table = _tables.get(match_id)
+    if table is not None:
+        table.sockets -= 1
+        _drop_if_unused(match_id, table)
+
+
+def _drop_if_unused(match_id: int, table: _Table) -> None:
+    if table.sockets > 0 or table.pending is not None:
+        return
+    if table.deadline_timer is not None:
+        table.deadline_timer.cancel()
+    del _tables[match_id]
+    store.forget(match_id)
+
+
+def tables_watched() -> int:
+    """How many tables this process keeps timers for."""
+    return len(_tables)
 
 
 def refresh_now_allowed(match_id: int) -> bool:
     """Take the table's refresh slot if a second has passed since the last refresh."""
-    interval = settings.PRESENCE_COALESCE_SECONDS
+    table = _tables.setdefault(match_id, _Table())
     now = time.monotonic()
-    if match_id in _pending_refresh or now - _last_refresh.get(match_id, -interval) < interval:
+    if table.pending is not None or now - table.last_refresh < settings.PRESENCE_COALESCE_SECONDS:
         return False
-    _last_refresh[match_id] = now
+    table.last_refresh = now
     return True
 
 
@@ -41,18 +79,19 @@ def presence_changed(match_id: int) -> None:
     if refresh_now_allowed(match_id):
         asyncio.get_running_loop().create_task(_refresh(match_id))
         return
-    if match_id in _pending_refresh:
+    table = _tables[match_id]
+    if table.pending is not None:
         return
-    _pending_refresh.add(match_id)
-    interval = settings.PRESENCE_COALESCE_SECONDS
-    delay = max(0.0, _last_refresh.get(match_id, 0.0) + interval - time.monotonic())
-    asyncio.get_running_loop().call_later(delay, _refresh_later, match_id)
+    delay = max(0.0, table.last_refresh + settings.PRESENCE_COALESCE_SECONDS - time.monotonic())
+    table.pending = asyncio.get_running_loop().call_later(delay, _refresh_later, match_id)
 
 
 def _refresh_later(match_id: int) -> None:
-    _pending_refresh.discard(match_id)
-    _last_refresh[match_id] = time.monotonic()
+    table = _tables[match_id]
+    table.pending = None
+    table.last_refresh = time.monotonic()
     asyncio.get_running_loop().create_task(_refresh(match_id))
+    _drop_if_unused(match_id, table)
 
 
 async def _refresh(match_id: int) -> None:
@@ -72,25 +111,25 @@ def refresh_captured(match_id: int) -> events.Outbox:
 
 def watch_deadline(match_id: int, deadline: str | None) -> None:
     """Look at the table when ``deadline`` (ISO 8601, as events send it) comes; None
-    forgets it."""
-    if not settings.WEB_DEADLINE_TIMERS:
+    forgets it. Only for tables a socket of this process serves."""
+    table = _tables.get(match_id)
+    if not settings.WEB_DEADLINE_TIMERS or table is None or table.deadline == deadline:
         return
-    current = _deadlines.get(match_id)
-    if current is not None and current[0] == deadline:
-        return
-    if current is not None:
-        current[1].cancel()
-        del _deadlines[match_id]
+    if table.deadline_timer is not None:
+        table.deadline_timer.cancel()
+    table.deadline, table.deadline_timer = deadline, None
     if deadline is None:
         return
     delay = max(0.0, (datetime.fromisoformat(deadline) - timing.now()).total_seconds())
-    handle = asyncio.get_running_loop().call_later(delay, _deadline_due, match_id, deadline)
-    _deadlines[match_id] = (deadline, handle)
+    table.deadline_timer = asyncio.get_running_loop().call_later(
+        delay, _deadline_due, match_id, deadline
+    )
 
 
 def _deadline_due(match_id: int, deadline: str) -> None:
-    if _deadlines.get(match_id, (None,))[0] == deadline:
-        del _deadlines[match_id]
+    table = _tables.get(match_id)
+    if table is not None and table.deadline == deadline:
+        table.deadline, table.deadline_timer = None, None
     asyncio.get_running_loop().create_task(_tick(match_id, deadline))
 
 

@@ -172,3 +172,12 @@ def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, lis
             )
         )
     return page, rows
+
+
+def waiting_count(member: User) -> int:
+    """Waiting tables the member sits at and challenges they sent that wait."""
+    tables = Seat.objects.filter(member=member, match__status=Match.Status.WAITING).count()
+    return (
+        tables
+        + Challenge.objects.filter(challenger=member, status=Challenge.Status.PENDING).count()
+    )

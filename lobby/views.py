@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.selectors import member_by_username
-from games import services, timing
+from games import services as table_services
+from games import timing
 from games.engine import VARIANTS
 from games.errors import TableError
-from games.services.matches import match_url
-from lobby import selectors
+from games.services import match_url
+from lobby import selectors, services
 from lobby.forms import BotsForm, ChallengeForm, PlayNowForm, PracticeForm, TableForm
 from ratings.selectors import member_rating_panel
 
@@ -153,7 +154,7 @@ def practice(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     return _attempt(
         request,
-        lambda: services.practice_start(
+        lambda: table_services.practice_start(
             member=request.user,
             board=data["board"],
             level=data["level"],

@@ -1,5 +1,5 @@
 """A PostgreSQL function that locks a match and then reads it with its seats: a move's
-first round trip (``games.rows.match_and_seats_locked``).
+first round trip (``games.store.table_locked``).
 
 Written as a function so that PostgreSQL keeps its plans (the two statements it replaces
 went as one text, parsed and planned on every move), and so that the read after the lock

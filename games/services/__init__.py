@@ -1,39 +1,34 @@
 """Every write at a table: one transaction each, the match row locked for every change.
 
-Services drive the engine's pure :class:`MatchState` and store what it returns; the
-events they cause go out after the transaction commits (``games.events``), so a
-rolled-back change is never broadcast. Times are passed in (``now``, ``received_at``):
-the consumer stamps a move when it arrives, tests inject the time they need.
+Services drive the engine's pure :class:`MatchState` and store what it returns
+(``commit``); the events they cause go out after the transaction commits
+(``games.events``), so a rolled-back change is never broadcast. Times are passed in
+(``now``, ``received_at``): the consumer stamps a move when it arrives, tests inject the
+time they need.
 
-The functions live in modules by concern and are all importable from here:
-``matches`` (create, move, ready, resign, claim, the clock's tick, rematch),
-``tables`` (waiting tables, challenges, Play now), ``practice`` (the computer at the
-table: its moves, hints, takebacks), ``presence`` (sockets that come,
-send and go) and ``chat``.
+The functions live in modules by job and are all importable from here:
+
+- ``seating``: creating a match and seating its players (``match_create``);
+- ``playing``: a move, the computer's move, ready, resigning;
+- ``timeouts``: what a deadline brings by itself (a flag, an abort, game 2);
+- ``ending``: a claim, a moderator's abort, leaving the site, the rematch;
+- ``practice``: the computer at practice tables, hints and takebacks;
+- ``presence``: sockets that come, send and go; ``chat``;
+- ``commit`` (every change ends there), ``clocks`` and ``claims``: the rules they share.
+
+The lobby's own writes (waiting tables, challenges, Play now) are in ``lobby.services``.
 """
 
 from games.services.chat import chat_post
-from games.services.matches import (
-    bot_move,
-    game_resign,
+from games.services.ending import (
     match_abort,
     match_claim,
-    match_create,
-    match_ready,
-    match_resign,
-    match_tick,
     member_leave_all,
-    move_play,
     rematch_offer,
     table_refresh,
 )
-from games.services.practice import (
-    bot_turn,
-    practice_hint,
-    practice_start,
-    practice_takeback,
-    table_fill_bots,
-)
+from games.services.playing import bot_move, game_resign, match_ready, match_resign, move_play
+from games.services.practice import bot_turn, practice_hint, practice_start, practice_takeback
 from games.services.presence import (
     presence_refresh,
     presence_sweep,
@@ -41,27 +36,12 @@ from games.services.presence import (
     socket_open,
     socket_seen,
 )
-from games.services.tables import (
-    challenge_accept,
-    challenge_cancel,
-    challenge_decline,
-    challenge_send,
-    challenges_expire,
-    play_now,
-    table_cancel,
-    table_join,
-    table_leave,
-    table_open,
-)
+from games.services.seating import match_create, match_url, table_settings_check
+from games.services.timeouts import match_tick
 
 __all__ = [
     "bot_move",
     "bot_turn",
-    "challenge_accept",
-    "challenge_cancel",
-    "challenge_decline",
-    "challenge_send",
-    "challenges_expire",
     "chat_post",
     "game_resign",
     "match_abort",
@@ -70,9 +50,9 @@ __all__ = [
     "match_ready",
     "match_resign",
     "match_tick",
+    "match_url",
     "member_leave_all",
     "move_play",
-    "play_now",
     "practice_hint",
     "practice_start",
     "practice_takeback",
@@ -82,10 +62,6 @@ __all__ = [
     "socket_close",
     "socket_open",
     "socket_seen",
-    "table_cancel",
-    "table_fill_bots",
-    "table_join",
-    "table_leave",
-    "table_open",
     "table_refresh",
+    "table_settings_check",
 ]

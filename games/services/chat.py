@@ -12,12 +12,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts import events as member_events
 from accounts.models import User
 from accounts.selectors import member_session_valid
-from games import events
+from games import events, protocol
 from games.access import seat_of, seats_for
 from games.errors import Revoked, TableError
 from games.models import ChatMessage, Match
 from games.protocol import check_text
-from games.selectors import chat_payload
 
 
 def chat_post(
@@ -69,8 +68,12 @@ def chat_post(
         message = ChatMessage.objects.create(
             match_id=match_id, author=member, text=text, audience=audience, created_at=now
         )
-        message.author = member
-        transaction.on_commit(
-            partial(events.chat_posted, match_id, audience, chat_payload(message))
+        payload = protocol.chat(
+            message.pk,
+            member.username,
+            text,
+            now,
+            audience == ChatMessage.Audience.SPECTATORS,
         )
+        transaction.on_commit(partial(events.chat_posted, match_id, audience, payload))
     return message

@@ -1,5 +1,5 @@
 """The computer at the table (SPEC §2 Practice, §11): practice tables, the computer's
-moves, hints and takebacks, and empty seats filled by the computer."""
+moves, hints and takebacks."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from games.engine.bots import LEVELS, TIME_LIMIT, choose
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
 from games.models import Match, Move, Seat
-from games.services.matches import _commit, _event, bot_move, match_create
-from games.services.tables import waiting_table
+from games.services.commit import engine_event, state_commit
+from games.services.playing import bot_move
+from games.services.seating import match_create
 
 BOARDS = VARIANTS["practice"].boards
 HINT_LEVEL = 4
@@ -106,42 +107,6 @@ def practice_takeback(
         if state.status != PLAYING or not mine:
             raise TableError("not_allowed", _("There is no move of yours to take back."))
         plies = game.ply - mine[-1] + 1  # back to before the player's last move
-        new = _event(state.take_back, plies)
+        new = engine_event(state.take_back, plies)
         Move.objects.filter(game_id=match.current_game_id, ply__gt=game.ply - plies).delete()
-        return _commit(match, seats, state, new, now=now)
-
-
-def table_fill_bots(
-    *,
-    member: User,
-    level: int,
-    now: datetime,
-    match_id: int | None = None,
-    token: str | None = None,
-) -> Match:
-    """The host of an unrated waiting table of three or four seats fills the empty seats
-    with the computer at ``level``; the match starts."""
-    if level not in LEVELS:
-        raise TableError("invalid", _("The computer plays at levels 1 to 4."))
-    with transaction.atomic():
-        match = waiting_table(match_id=match_id, token=token)
-        if match.created_by_id != member.pk:
-            raise TableError("not_allowed", _("Only the member who opened a table can do that."))
-        if match.rated or VARIANTS[match.variant].seats < 3:
-            raise TableError(
-                "not_allowed",
-                _("The computer fills seats at unrated tables of three or four players."),
-            )
-        seated = list(match.seats.select_related("member").order_by("joined_at", "pk"))
-        needed = VARIANTS[match.variant].seats
-        bots = {index: level for index in range(len(seated), needed)}
-        return match_create(
-            variant=match.variant,
-            members=[seat.member for seat in seated],
-            bots=bots,
-            now=now,
-            single_game=match.format == Match.Format.SINGLE,
-            clock=match.clock,
-            table=match,
-            private=match.private,
-        )
+        return state_commit(match, seats, state, new, now=now)

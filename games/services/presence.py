@@ -17,10 +17,11 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import rows, timing
+from games import store, timing
 from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
-from games.models import Match, Presence
+from games.models import Match, Presence, Seat
+from games.services.commit import match_bump
 
 
 def _horizon(now: datetime) -> datetime:
@@ -44,12 +45,8 @@ def socket_open(
         if member is None or not member.is_authenticated:
             _presence_store(**opening, member_id=None)  # a visitor's socket: no caps
             return seat
-        opening.update(member_id=member.pk, horizon=_horizon(now))
         caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
-        stored = rows.presence_open(**opening, caps=caps)  # one round trip on PostgreSQL
-        if stored is None:
-            stored = _presence_open(**opening, caps=caps)
-        if not stored:
+        if not _presence_open(**opening, member_id=member.pk, horizon=_horizon(now), caps=caps):
             raise TableError("too_many_sockets", _("You have too many pages open."))
     return seat
 
@@ -82,7 +79,8 @@ def _presence_open(
     horizon: datetime,
     caps: tuple[int, int],
 ) -> bool:
-    """``rows.presence_open`` through the ORM (SQLite)."""
+    """Store a member's socket unless that makes more than ``caps`` (anywhere, at this
+    table); the member was seen now. Whether it was stored."""
     # The member's row lock orders their sockets opening at the same moment.
     User.objects.select_for_update().filter(pk=member_id).update(last_seen=now)
     mine = Presence.objects.filter(
@@ -104,52 +102,54 @@ def socket_seen(*, channel_name: str, now: datetime) -> None:
 def socket_close(*, channel_name: str, now: datetime) -> None:
     """The socket closed; the next refresh reads when, and forgets it. The member was
     seen now."""
-    if rows.presence_close(channel_name, now):
-        return
-    Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
-    member_id = (
-        Presence.objects.filter(channel_name=channel_name)
-        .values_list("member_id", flat=True)
-        .first()
-    )
-    if member_id is not None:
-        User.objects.filter(pk=member_id).update(last_seen=now)
+    with transaction.atomic():
+        Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
+        User.objects.filter(presences__channel_name=channel_name).update(last_seen=now)
 
 
 def presence_refresh(*, match_id: int, now: datetime) -> bool:
     """Recompute who is present at a table from its sockets; when that changed, store it
     with a new version and send the state. Returns whether anything changed."""
-    from games.services.matches import _bump
-
     with transaction.atomic():
         try:
             match, seats = locked_table(match_id)
         except TableError:
             return False
-        sockets = rows.presence_sweep_table(match_id, _horizon(now))
+        horizon = _horizon(now)
+        sockets = [
+            (seat, seen, closed or seen <= horizon, name)
+            for name, seat, seen, closed in Presence.objects.filter(match_id=match_id).values_list(
+                "channel_name", "seat", "last_seen", "closed"
+            )
+        ]
+        gone = [name for _, _, is_gone, name in sockets if is_gone]
+        if gone:  # read once: how long a seat has been left is known from here on
+            Presence.objects.filter(channel_name__in=gone).delete()
         changed = False
         for index, row in enumerate(seats):
             if row.bot_level:
                 continue  # the computer is always there
-            connected = any(not gone and seat == row.seat for seat, _, gone in sockets)
+            connected = any(not is_gone and seat == row.seat for seat, _, is_gone, _ in sockets)
             if connected == row.connected:
                 continue
             # Absent since its last socket closed, or since a dead socket's last message.
             absent_since = None
             if not connected:
                 absent_since = max(
-                    (seen for seat, seen, gone in sockets if gone and seat == row.seat),
+                    (seen for seat, seen, is_gone, _ in sockets if is_gone and seat == row.seat),
                     default=now,
                 )
-            rows.seat_presence_save(match_id, row.seat, connected, absent_since)
+            Seat.objects.filter(match_id=match_id, seat=row.seat).update(
+                connected=connected, absent_since=absent_since
+            )
             seats[index] = row._replace(connected=connected, absent_since=absent_since)
             changed = True
-        spectators = sum(1 for seat, _, gone in sockets if not gone and seat is None)
+        spectators = sum(1 for seat, _, is_gone, _ in sockets if not is_gone and seat is None)
         if spectators != match.spectators:
             match.spectators = spectators
             changed = True
         if changed and match.state:
-            _bump(match, seats, rows.engine_state(match), now=now, fields={"spectators"}, last=True)
+            match_bump(match, seats, store.engine_state(match), now=now, fields={"spectators"})
         elif changed:
             match.save(update_fields=["spectators"])
         return changed

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 @pytest.mark.parametrize("kept", [False, True], ids=["locked", "kept"])
 def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
     """Both under the lock, or both worked out from the version this process kept and
-    stored with its guard (``rows.kept_table``)."""
+    stored with its guard (``store.kept_table``)."""
     assert connection.vendor == "postgresql"
     version = Match.objects.get(pk=fast_table.pk).version if kept else None
     position = position_of(fast_table)

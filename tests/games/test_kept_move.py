@@ -1,18 +1,16 @@
-"""A move worked out from the version this process committed last (``rows.kept_table``):
-one round trip, ``BEGIN``, the guarded save and ``COMMIT``, stored only while the row is
-still at that version and the mover may act; anything else goes the lock's way, and
-nothing is lost or applied twice (two such moves racing for one ply:
-``tests/games/test_concurrency.py``)."""
+"""A move worked out from the version this process committed last (``store.kept_table``):
+no lock, the guarded save, stored only while the row is still at that version and the
+mover may act; anything else goes the lock's way, and nothing is lost or applied twice
+(two such moves racing for one ply: ``tests/games/test_concurrency.py``). What a process
+only heard on the channel layer is never a start."""
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import events, rows, selectors, services
-from games.diagrams import _greedy
+from games import events, selectors, services, store
 from games.engine.match import MatchState
 from games.errors import Revoked, TableError
 from games.models import Match, Move
@@ -21,8 +19,13 @@ from tests.games.conftest import T0
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
-LOCK = ["BEGIN", "SELECT", "WITH", "COMMIT"]
-KEPT = ["BEGIN", "WITH", "COMMIT"]
+LOCK = ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"]
+KEPT = ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+
+
+def _greedy(position) -> int:
+    legal = [c for c, reason in position.legal_colors().items() if reason is None]
+    return max(legal, key=lambda c: (len(position.preview(c)), -c))
 
 
 def current(match) -> MatchState:
@@ -52,17 +55,6 @@ def sent_state(box) -> dict:
     return event
 
 
-def public(event) -> dict:
-    """The event without the table it carries for other processes (``rows.heard``)."""
-    return {key: value for key, value in event.items() if key != "kept"}
-
-
-def as_heard(event) -> dict:
-    """The event as another process receives it: through the channel layer's serializer."""
-    layer = get_channel_layer()
-    return layer.deserialize(layer.serialize(event))
-
-
 @pytest.mark.parametrize("variant", ["fast", "four"])
 def test_moves_from_the_kept_version_are_one_round_trip_and_equal_sync(
     new_table, make_member, variant
@@ -75,7 +67,7 @@ def test_moves_from_the_kept_version_are_one_round_trip_and_equal_sync(
         statements, box = play(match, members[ply % seats], version=version)
         assert statements == KEPT
         event = sent_state(box)
-        assert public(event) == selectors.table_event(match.pk, now=T0)  # what sync reads
+        assert event == selectors.table_event(match.pk, now=T0)  # what sync reads
         assert event["version"] == version + 1
         version = event["version"]
     assert Move.objects.filter(game__match=match).count() == 6
@@ -106,7 +98,7 @@ def test_a_row_that_moved_on_elsewhere_is_not_overwritten(fast_table, alice, bob
     statements, box = play(fast_table, alice, version=version)
     # Django lists its own ROLLBACK as the block exits: the round trip had committed
     # nothing, and there is nothing to roll back.
-    assert statements == ["BEGIN", "WITH", "ROLLBACK", *LOCK]
+    assert statements == ["BEGIN", "UPDATE", "ROLLBACK", *LOCK]
     stored = Match.objects.get(pk=fast_table.pk)
     assert stored.version == version + 2 and stored.spectators == 3
     assert sent_state(box)["version"] == version + 2
@@ -136,7 +128,7 @@ def test_a_refusal_from_the_kept_version_is_the_locks_answer(fast_table, alice, 
         play(fast_table, bob, version=version)  # not bob's turn
     assert refused.value.code == "not_your_turn"
     assert Match.objects.get(pk=fast_table.pk).version == version
-    assert rows.kept_table(fast_table.pk, version) is not None  # still kept: nothing moved
+    assert store.kept_table(fast_table.pk, version) is not None  # still kept: nothing moved
 
 
 def test_a_move_that_ends_the_game_takes_the_lock(new_table, alice, bob):
@@ -156,75 +148,22 @@ def test_a_move_that_ends_the_game_takes_the_lock(new_table, alice, bob):
     assert Move.objects.filter(game__match=match).count() == len(kinds)
 
 
-def test_a_move_after_another_processs_commit_starts_from_what_its_event_carried(
-    fast_table, alice, bob
-):
-    """The previous move was committed by another process (its players' sockets on two
-    processes): this one heard the state event, with the table it carries, and works the
-    next move out from it, in one round trip."""
-    version = Match.objects.get(pk=fast_table.pk).version
-    _, box = play(fast_table, alice, version=version)
-    event = as_heard(sent_state(box))
-    assert event["version"] == version + 1
-    rows._committed.pop(fast_table.pk)  # this process committed nothing at this table
-    rows.heard(fast_table.pk, event)
-    statements, box = play(fast_table, bob, version=version + 1)
-    assert statements == KEPT
-    assert public(sent_state(box)) == selectors.table_event(fast_table.pk, now=T0)
-    assert [m.ply for m in Move.objects.filter(game__match=fast_table).order_by("ply")] == [1, 2]
-    assert Match.objects.get(pk=fast_table.pk).version == version + 2
-
-
-def test_a_heard_table_is_only_a_start(fast_table, alice, bob):
-    """What a process heard never replaces what it knows of a later version, and a row
-    that moved on since is not overwritten: the guarded save stores nothing and the lock
-    decides."""
-    version = Match.objects.get(pk=fast_table.pk).version
-    _, box = play(fast_table, alice, version=version)
-    first = as_heard(sent_state(box))
-    _, box = play(fast_table, bob, version=version + 1)  # committed here: version + 2
-    rows.heard(fast_table.pk, first)  # late: older than what this process committed
-    assert rows.kept_table(fast_table.pk, version + 1) is None
-    assert rows.kept_table(fast_table.pk, version + 2) is not None
-    second = as_heard(sent_state(box))
-    rows._committed.pop(fast_table.pk)
-    rows.heard(fast_table.pk, second)
-    Match.objects.filter(pk=fast_table.pk).update(version=version + 3, spectators=2)
-    statements, box = play(fast_table, alice, version=version + 2)
-    assert statements == ["BEGIN", "WITH", "ROLLBACK", *LOCK]
-    stored = Match.objects.get(pk=fast_table.pk)
-    assert stored.version == version + 4 and stored.spectators == 2
-    assert Move.objects.filter(game__match=fast_table).count() == 3
-
-
-async def test_a_tables_socket_keeps_what_the_state_event_carries(
+async def test_a_state_heard_from_another_process_is_never_a_start(
     connect, fast_table, alice, bob, monkeypatch
 ):
-    """The consumer hands every state event to ``rows.heard``: a move committed by
-    another process (here: committed without this process remembering it) is kept from
-    its event, and the next move at the table starts from it."""
-    rows._heard.pop(fast_table.pk, None)
+    """A move committed by another process (here: committed without this process keeping
+    it) reaches this process's socket as a state event; the next move at the table is
+    judged under the lock, against the row."""
     b = await connect(fast_table, bob)
     version = b.state["version"]
-    monkeypatch.setattr(rows, "remember", lambda *args, **kwargs: None)  # "elsewhere"
+    monkeypatch.setattr(store, "remember", lambda *args, **kwargs: lambda: None)  # elsewhere
+    position = await sync_to_async(lambda: current(fast_table).current.position)()
     await sync_to_async(services.move_play)(
-        match_id=fast_table.pk,
-        user=alice,
-        ply=0,
-        color=_greedy(await sync_to_async(lambda: current(fast_table).current.position)()),
-        received_at=T0,
+        match_id=fast_table.pk, user=alice, ply=0, color=_greedy(position), received_at=T0
     )
     monkeypatch.undo()
-    assert rows._committed.get(fast_table.pk, (None,))[0] != version + 1
     state = await b.state_where(lambda state: state["version"] == version + 1)
-    assert rows._heard[fast_table.pk][0] == version + 1
-    assert await sync_to_async(rows.kept_table)(fast_table.pk, version + 1) is not None
-    await b.send({"type": "move", "color": _greedy_of(state), "ply": 1})
-    after = await b.state_where(lambda state: state["game"]["ply"] == 2)
-    assert after["version"] == version + 2
+    assert await sync_to_async(store.kept_table)(fast_table.pk, version + 1) is None
+    statements, _ = await sync_to_async(play)(fast_table, bob, version=state["version"])
+    assert statements == LOCK
     assert await sync_to_async(Move.objects.filter(game__match=fast_table).count)() == 2
-
-
-def _greedy_of(state) -> int:
-    """A legal colour of the state's mover (the first one)."""
-    return next(int(c) for c, reason in state["you"]["legal"].items() if reason is None)

@@ -11,6 +11,7 @@ from games.engine import Position
 from games.engine.match import MatchState
 from games.errors import TableError
 from games.models import Match, Move
+from lobby import services as lobby_services
 from tests.conftest import needs_services
 from tests.games.conftest import T0
 
@@ -123,7 +124,7 @@ def test_a_takeback_before_the_computer_answered_undoes_one_move(alice):
 
 def test_the_host_fills_empty_seats_with_the_computer(make_member):
     host, guest = make_member("host"), make_member("guest")
-    table = services.table_open(
+    table = lobby_services.table_open(
         host=host,
         variant="four",
         clock="",
@@ -132,10 +133,10 @@ def test_the_host_fills_empty_seats_with_the_computer(make_member):
         private=False,
         now=T0,
     )
-    services.table_join(member=guest, match_id=table.pk, now=T0)
+    lobby_services.table_join(member=guest, match_id=table.pk, now=T0)
     with pytest.raises(TableError):
-        services.table_fill_bots(member=guest, level=2, match_id=table.pk, now=T0)
-    services.table_fill_bots(member=host, level=2, match_id=table.pk, now=T0)
+        lobby_services.table_fill_bots(member=guest, level=2, match_id=table.pk, now=T0)
+    lobby_services.table_fill_bots(member=host, level=2, match_id=table.pk, now=T0)
     table.refresh_from_db()
     assert table.status == "playing"
     seats = list(table.seats.order_by("seat"))
@@ -145,7 +146,7 @@ def test_the_host_fills_empty_seats_with_the_computer(make_member):
         2,
         2,
     ]
-    rated = services.table_open(
+    rated = lobby_services.table_open(
         host=make_member("other"),
         variant="four",
         clock="5+3",
@@ -155,4 +156,4 @@ def test_the_host_fills_empty_seats_with_the_computer(make_member):
         now=T0,
     )
     with pytest.raises(TableError):
-        services.table_fill_bots(member=rated.created_by, level=2, match_id=rated.pk, now=T0)
+        lobby_services.table_fill_bots(member=rated.created_by, level=2, match_id=rated.pk, now=T0)

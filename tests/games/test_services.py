@@ -395,34 +395,28 @@ def test_a_refresh_reads_every_socket_of_the_table_and_forgets_the_gone_ones(
     assert services.presence_refresh(match_id=fast_table.pk, now=now) is False
 
 
-@pytest.mark.parametrize("through", [pytest.param("statement", marks=pytest.mark.postgres), "orm"])
-def test_a_socket_opening_is_counted_the_same_by_both_paths(fast_table, alice, through):
-    """``rows.presence_open`` (one statement on PostgreSQL) and the ORM path SQLite takes
-    store a socket, see the member, and refuse one over either cap alike."""
+def test_a_socket_opening_is_counted_against_both_caps(fast_table, alice, settings):
+    """A member holds at most ``SOCKETS_PER_TABLE`` sockets at one table and
+    ``SOCKETS_PER_MEMBER`` in all; each opening stores the socket and sees the member."""
     from accounts.models import User
-    from games import rows
+    from games.errors import TableError
     from games.models import Presence
-    from games.services.presence import _presence_open
 
-    open_ = rows.presence_open if through == "statement" else _presence_open
-    horizon = T0 - timedelta(seconds=60)
+    settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE = 3, 2
 
-    def opening(name, match_id, caps, seat=None):
-        return open_(
-            channel_name=name,
-            member_id=alice.pk,
-            match_id=match_id,
-            seat=seat,
-            now=T0,
-            horizon=horizon,
-            caps=caps,
-        )
+    def opening(name, match_id):
+        try:
+            services.socket_open(channel_name=name, member=alice, match_id=match_id, now=T0)
+        except TableError as refused:
+            assert refused.code == "too_many_sockets"
+            return False
+        return True
 
-    assert opening("a-1", fast_table.pk, (3, 2), seat=0) is True
-    assert opening("a-2", fast_table.pk, (3, 2), seat=0) is True
-    assert opening("a-3", fast_table.pk, (3, 2), seat=0) is False  # two at this table
-    assert opening("a-4", None, (3, 2)) is True  # a third elsewhere
-    assert opening("a-5", None, (3, 2)) is False  # three in all
+    assert opening("a-1", fast_table.pk) is True
+    assert opening("a-2", fast_table.pk) is True
+    assert opening("a-3", fast_table.pk) is False  # two at this table
+    assert opening("a-4", None) is True  # a third elsewhere
+    assert opening("a-5", None) is False  # three in all
     rows_ = Presence.objects.filter(member=alice).order_by("channel_name")
     assert [(p.channel_name, p.match_id, p.seat) for p in rows_] == [
         ("a-1", fast_table.pk, 0),

@@ -72,7 +72,7 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
     settings.DB_QUEUE_LIMIT = 2
     from games import threads
 
-    threads._executor = None  # a pool of the size set above
+    threads.reset()  # a pool and a queue of the sizes set above
     tables, sockets = [], []
     for index in range(8):
         a = await sync_to_async(make_member)(f"a{index}")
@@ -98,66 +98,39 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
     for table, outcome in zip(tables, outcomes, strict=True):
         moves = await sync_to_async(Move.objects.filter(game__match=table).count)()
         assert moves == (1 if outcome == "applied" else 0)
-    threads._executor = None
+    threads.reset()
 
 
-def test_members_actions_come_before_housekeeping():
-    """After a flood the backlog of closing sockets and presence refreshes waits behind
-    the next move (games.threads)."""
+def test_a_backlog_of_housekeeping_never_holds_up_a_members_action():
+    """After a flood the closing sockets and presence refreshes wait on their own pool:
+    a move is answered while they are all still held up (games.threads)."""
     import threading
 
-    from games.threads import LATER, URGENT, PriorityPool
+    from games import threads
 
-    pool = PriorityPool(1)
+    threads.reset()
     gate, done = threading.Event(), []
-    busy = pool.submit(LATER, gate.wait)  # the only thread is taken
-    later = [pool.submit(LATER, lambda name=name: done.append(name)) for name in ("a", "b")]
-    move = pool.submit(URGENT, lambda: done.append("move"))
-    failing = pool.submit(URGENT, lambda: 1 / 0)
-    gate.set()
-    for future in (busy, *later, move):
-        future.result(timeout=10)
-    assert done == ["move", "a", "b"]
-    assert isinstance(failing.exception(timeout=10), ZeroDivisionError)
+
+    async def scenario() -> None:
+        held = [
+            asyncio.ensure_future(threads.run_unbounded(gate.wait, 30))
+            for _ in range(5)  # the housekeeping thread is taken, four calls wait behind it
+        ]
+        await asyncio.sleep(0)
+        assert await threads.run(lambda: done.append("move") or "answered") == "answered"
+        assert not any(task.done() for task in held)
+        gate.set()
+        assert await asyncio.gather(*held) == [True] * 5
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.set()
+        threads.reset()
+    assert done == ["move"]
 
 
-def test_one_thread_takes_the_calls_while_it_is_not_held_up():
-    """The spare thread sleeps while the first answers (here it would first look after
-    a minute): a call waits for the one before it, even one that would release it, and
-    runs on the first thread."""
-    import threading
-
-    from games.threads import URGENT, PriorityPool
-
-    pool = PriorityPool(2, stall=60.0)
-    gate = threading.Event()
-    first = pool.submit(URGENT, lambda: gate.wait(timeout=0.5))
-    second = pool.submit(URGENT, lambda: gate.set() or threading.current_thread().name)
-    assert first.result(timeout=10) is False  # nobody opened the gate meanwhile
-    assert second.result(timeout=10) == "db_0"
-
-
-def test_a_spare_thread_takes_the_calls_while_the_first_is_held_up():
-    """The first thread waits on a lock (here a gate): after the stall time the spare
-    thread takes the calls waiting behind it, and the first thread answers its own call
-    once the gate opens."""
-    import threading
-
-    from games.threads import LATER, URGENT, PriorityPool
-
-    pool = PriorityPool(2, stall=0.01)
-    gate = threading.Event()
-    held = pool.submit(URGENT, lambda: gate.wait(timeout=30))
-    done: list[str] = []
-    later = pool.submit(LATER, lambda: done.append("later") or threading.current_thread().name)
-    move = pool.submit(URGENT, lambda: done.append("move") or threading.current_thread().name)
-    assert move.result(timeout=10) == "db_1" and later.result(timeout=10) == "db_1"
-    assert sorted(done) == ["later", "move"] and not held.done()
-    gate.set()
-    assert held.result(timeout=10) is True
-
-
-def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left():
+def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left(settings):
     """``games.threads`` hands a result or an error back to the waiting coroutine, and a
     call whose coroutine was cancelled (its socket went away) before a thread took it
     never runs."""
@@ -165,23 +138,26 @@ def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left():
 
     from games import threads
 
-    pool = threads.PriorityPool(1)
+    settings.DB_THREADS = 1
+    threads.reset()
     gate, ran = threading.Event(), []
-    threads._executor = pool
+
+    async def scenario() -> None:
+        busy = asyncio.ensure_future(threads.run(gate.wait, 30))  # the only thread is taken
+        await asyncio.sleep(0)
+        gone = asyncio.ensure_future(threads.run(ran.append, "gone"))
+        await asyncio.sleep(0)  # let it queue its call
+        gone.cancel()
+        gate.set()
+        assert await busy is True
+        assert await threads.run(lambda: "answer") == "answer"
+        with pytest.raises(ZeroDivisionError):
+            await threads.run_unbounded(lambda: 1 / 0)
+        assert gone.cancelled()
+
     try:
-        pool.submit(threads.LATER, gate.wait)  # the only thread is taken
-
-        async def scenario() -> None:
-            gone = asyncio.ensure_future(threads.run_unbounded(ran.append, "gone"))
-            await asyncio.sleep(0)  # let it queue its call
-            gone.cancel()
-            gate.set()
-            assert await threads.run(lambda: "answer") == "answer"
-            with pytest.raises(ZeroDivisionError):
-                await threads.run_unbounded(lambda: 1 / 0)
-            assert gone.cancelled()
-
         asyncio.run(scenario())
     finally:
-        threads._executor = None
+        gate.set()
+        threads.reset()
     assert ran == []

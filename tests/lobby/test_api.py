@@ -14,6 +14,7 @@ from games import services
 from games.engine import VARIANTS, Position
 from games.engine.match import MatchState
 from games.models import Match
+from lobby import services as lobby_services
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +172,7 @@ def test_users_and_rating_changes(client, players):
 
 def test_the_tables_list_is_paginated(client, make_member):
     for index in range(55):
-        services.table_open(
+        lobby_services.table_open(
             host=make_member(f"h{index}"),
             variant="fast",
             clock="",

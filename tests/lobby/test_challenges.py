@@ -5,9 +5,9 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
-from games import services
 from games.errors import TableError
 from games.models import Challenge, Match
+from lobby import services
 from tests.lobby.test_tables import TABLE, Member, open_table
 from tests.timeshift import T0, advance
 

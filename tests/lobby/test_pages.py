@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.models import Match
+from lobby import services as lobby_services
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def fill(make_member, tables: int, matches: int, prefix: str):
     hero = make_member(f"{prefix}hero")
     for index in range(tables):
         host = make_member(f"{prefix}host{index}")
-        services.table_open(
+        lobby_services.table_open(
             host=host,
             variant="fast",
             clock="3+2",
@@ -83,7 +84,7 @@ def test_members_pages_are_paginated(client, make_member):
 def test_the_api_lists_waiting_public_tables(client, make_member):
     fill(make_member, 2, 0, "z")
     host = make_member("secret")
-    services.table_open(
+    lobby_services.table_open(
         host=host, variant="fast", clock="", single_game=False, rated=False, private=True, now=T0
     )
     response = client.get("/api/tables/")

@@ -12,6 +12,7 @@ from accounts.moderation import MODERATORS_GROUP
 from games import services, timing
 from games.engine.match import MatchState
 from games.models import Match
+from lobby import services as lobby_services
 
 DEMO_PASSWORD = "filler-demo"
 DEMO_MEMBERS = ["alice", "bob", "carol", "dave"]
@@ -60,7 +61,7 @@ class Command(BaseCommand):
             return
         now = timing.now()
         for host, variant, clock, single, rated, others in WAITING:
-            table = services.table_open(
+            table = lobby_services.table_open(
                 host=hosts[host],
                 variant=variant,
                 clock=clock,
@@ -70,7 +71,7 @@ class Command(BaseCommand):
                 now=now,
             )
             for name in others:
-                services.table_join(member=hosts[name], match_id=table.pk, now=now)
+                lobby_services.table_join(member=hosts[name], match_id=table.pk, now=now)
         match = services.match_create(
             variant="hex",
             members=[hosts["ivan"], hosts["judy"]],

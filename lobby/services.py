@@ -1,8 +1,9 @@
-"""Tables that wait for players, challenges and Play now (SPEC §10).
+"""The lobby's writes: tables that wait for players, challenges and Play now (SPEC §10).
 
 Nobody is seated without their own action: a member takes a seat by opening a table,
 joining one, accepting a challenge or pressing Play now. When the last seat of a waiting
-table fills, ``match_create(table=…)`` starts it and everyone seated is sent to it.
+table fills, ``games.services.match_create(table=…)`` starts it and everyone seated is
+sent to it. One transaction each; the events go out after it commits.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import events
 from games.engine import VARIANTS
+from games.engine.bots import LEVELS
 from games.errors import TableError
 from games.models import Challenge, Match, Seat
-from games.services.matches import match_create, table_settings_check
+from games.services import match_create, table_settings_check
+from lobby.selectors import waiting_count
 from ratings.selectors import current_ratings
 
 RATING_WINDOW = 300  # Play now joins a host within this many points (SPEC §10)
@@ -32,15 +35,6 @@ def _check_member(member: User | None, now: datetime) -> User:
     if member.is_banned(now):
         raise TableError("not_allowed", _("A banned member cannot play."))
     return member
-
-
-def waiting_count(member: User) -> int:
-    """Waiting tables the member sits at and challenges they sent that wait."""
-    tables = Seat.objects.filter(member=member, match__status=Match.Status.WAITING).count()
-    return (
-        tables
-        + Challenge.objects.filter(challenger=member, status=Challenge.Status.PENDING).count()
-    )
 
 
 def _check_limit(member: User) -> None:
@@ -109,7 +103,7 @@ def table_join(
     match starts when the last seat fills."""
     _check_member(member, now)
     with transaction.atomic():
-        match = waiting_table(match_id=match_id, token=token)
+        match = _waiting_table(match_id=match_id, token=token)
         seats = list(match.seats.order_by("joined_at", "pk"))
         if any(seat.member_id == member.pk for seat in seats):
             raise TableError("not_allowed", _("You already sit at this table."))
@@ -139,7 +133,7 @@ def table_join(
     return match
 
 
-def waiting_table(*, match_id: int | None, token: str | None) -> Match:
+def _waiting_table(*, match_id: int | None, token: str | None) -> Match:
     """The waiting table, locked; ``not_found`` for a private table asked for by id."""
     tables = Match.objects.select_for_update()
     if token is not None:
@@ -158,7 +152,7 @@ def table_leave(
 ) -> None:
     """Leave a waiting table one joined (the host cancels instead)."""
     with transaction.atomic():
-        match = waiting_table(match_id=match_id, token=token)
+        match = _waiting_table(match_id=match_id, token=token)
         if match.created_by_id == member.pk:
             raise TableError("not_allowed", _("You opened this table: cancel it instead."))
         if not Seat.objects.filter(match=match, member=member).delete()[0]:
@@ -176,7 +170,7 @@ def table_cancel(
 ) -> None:
     """The host cancels a waiting table; everyone there is told."""
     with transaction.atomic():
-        match = waiting_table(match_id=match_id, token=token)
+        match = _waiting_table(match_id=match_id, token=token)
         if match.created_by_id != member.pk:
             raise TableError("not_allowed", _("Only the member who opened a table can cancel it."))
         match_id = match.pk
@@ -225,6 +219,42 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
         private=False,
         now=now,
     )
+
+
+def table_fill_bots(
+    *,
+    member: User,
+    level: int,
+    now: datetime,
+    match_id: int | None = None,
+    token: str | None = None,
+) -> Match:
+    """The host of an unrated waiting table of three or four seats fills the empty seats
+    with the computer at ``level``; the match starts."""
+    if level not in LEVELS:
+        raise TableError("invalid", _("The computer plays at levels 1 to 4."))
+    with transaction.atomic():
+        match = _waiting_table(match_id=match_id, token=token)
+        if match.created_by_id != member.pk:
+            raise TableError("not_allowed", _("Only the member who opened a table can do that."))
+        if match.rated or VARIANTS[match.variant].seats < 3:
+            raise TableError(
+                "not_allowed",
+                _("The computer fills seats at unrated tables of three or four players."),
+            )
+        seated = list(match.seats.select_related("member").order_by("joined_at", "pk"))
+        needed = VARIANTS[match.variant].seats
+        bots = {index: level for index in range(len(seated), needed)}
+        return match_create(
+            variant=match.variant,
+            members=[seat.member for seat in seated],
+            bots=bots,
+            now=now,
+            single_game=match.format == Match.Format.SINGLE,
+            clock=match.clock,
+            table=match,
+            private=match.private,
+        )
 
 
 # --- challenges -----------------------------------------------------------------------

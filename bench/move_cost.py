@@ -1,0 +1,109 @@
+"""CPU a move costs in the services alone: Fast matches played through
+``games.services.move_play`` in this one process, on PostgreSQL, without sockets, as a
+table's socket calls it (with the version it last saw, so most moves start from what this
+process committed), and again without it (every move under the lock).
+
+    bash tests/with_services.sh --run .venv/bin/python bench/move_cost.py [--moves 2000]
+
+Run from another checkout's folder (``cd /tmp/old && python /path/to/bench/move_cost.py``)
+it measures that checkout's code on a database of its own: the same script for both.
+Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+sys.path.insert(0, os.getcwd())  # the checkout whose code is measured
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "1")
+os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
+
+
+def database(name: str) -> None:
+    """A fresh database of this name on the server of ``DATABASE_URL``."""
+    import psycopg
+
+    url = os.environ["DATABASE_URL"]
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument("--database", default="vog_move_cost_" + Path.cwd().name.replace("-", "_"))
+    args = parser.parse_args()
+    database(args.database)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from games import events, services, timing
+    from games.engine.match import MatchState
+    from games.models import Match
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.machine import machine
+
+    call_command("migrate", verbosity=0)
+    members = [
+        User.objects.get_or_create(username=name, defaults={"email": f"{name}@x"})[0]
+        for name in ("cost-a", "cost-b")
+    ]
+
+    def greedy(position) -> int:
+        legal = [c for c, reason in position.legal_colors().items() if reason is None]
+        return max(legal, key=lambda c: (len(position.preview(c)), -c))
+
+    def play(moves: int, with_version: bool) -> tuple[float, float]:
+        """CPU and wall seconds of ``moves`` moves (matches started as needed)."""
+        cpu = wall = 0.0
+        played = 0
+        while played < moves:
+            match = services.match_create(variant="fast", members=members, now=timing.now())
+            version = Match.objects.get(pk=match.pk).version
+            state = MatchState.from_dict(Match.objects.get(pk=match.pk).state)
+            while state.status == "playing" and played < moves:
+                position = state.current.position
+                colour = greedy(position)
+                started, clock = time.process_time(), time.perf_counter()
+                with events.capture():
+                    done = services.move_play(
+                        match_id=match.pk,
+                        user=members[position.to_move],
+                        ply=state.current.ply,
+                        color=colour,
+                        received_at=timing.now(),
+                        **({"version": version} if with_version else {}),
+                    )
+                cpu += time.process_time() - started
+                wall += time.perf_counter() - clock
+                played += 1
+                version = done.version
+                state = MatchState.from_dict(done.state)
+        return cpu, wall
+
+    print(machine(), "-", os.getcwd())
+    play(200, True)  # warm-up: statements prepared, caches filled
+    for label, with_version in (("as a socket plays", True), ("always under the lock", False)):
+        cpu, wall = play(args.moves, with_version)
+        print(
+            f"{label:>24}: {cpu / args.moves * 1e6:7.0f} µs CPU a move, "
+            f"{wall / args.moves * 1e6:7.0f} µs wall ({args.moves} moves)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

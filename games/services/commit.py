@@ -1,0 +1,172 @@
+"""Storing what the engine returned: every change at a table ends here.
+
+A service locks the match (``games.access.locked_table``), asks the engine for the new
+:class:`MatchState` and hands both states to ``state_commit``, which stores the new state
+with its record (games), the clock, the turn's start, the next deadline and a new
+``version`` (``match_bump``), builds the table's new public state from what it holds (no
+read-back, so nothing can fail after the save) and registers the notifications to send
+after the commit. A change that leaves the engine state as it is (presence, a rematch
+offer, ratings moved) calls ``match_bump`` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+
+from django.db import transaction
+
+from games import events, store, timing
+from games import state as public
+from games.engine import VARIANTS
+from games.engine.clock import Clock
+from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
+from games.errors import from_engine
+from games.models import Game, Match
+from games.services import clocks
+from games.services.claims import claim_from
+from games.state import SeatRow
+from ratings.selectors import match_rating_changes
+from ratings.services import match_result_record
+
+ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+
+
+def engine_event(handler: Callable[..., MatchState], *args) -> MatchState:
+    """``handler(*args)`` on the engine's state; its refusal as the table's error."""
+    try:
+        return handler(*args)
+    except MatchError as error:
+        raise from_engine(error) from error
+
+
+def state_commit(
+    match: Match,
+    seats: list[SeatRow],
+    old: MatchState | None,
+    new: MatchState,
+    *,
+    now: datetime,
+    fields: set[str] = frozenset(),
+    move: dict | None = None,
+    guard: store.Guard | None = None,
+) -> Match:
+    """Store the engine's new state with its record (games), the clock, the turn's start,
+    the next deadline and the version; the computer's seats are ready for the next game
+    at once, and its turn is handed to the ``bots`` queue. ``move``: the ``Move`` row to
+    store with it; ``guard``: the match is a kept version, not locked (``store.Guard``)."""
+    bots = [row.seat for row in seats if row.bot_level]
+    for seat in bots:
+        if new.status == BETWEEN_GAMES and seat not in new.ready and seat not in new.out:
+            new = new.ready_for_next(seat)
+    changed = {*fields, "state", "status"}
+    old_games = old.games if old else ()
+    for game in new.games:
+        previous = old_games[game.number - 1] if game.number <= len(old_games) else None
+        if previous is None:
+            match.current_game = Game.objects.create(
+                match=match,
+                number=game.number,
+                start=game.start.to_text(),
+                first_seat=game.first_seat,
+                corners=list(game.corners),
+                started_at=now,
+            )
+            changed.add("current_game")
+        if game.over and (previous is None or not previous.over):
+            Game.objects.filter(match=match, number=game.number).update(
+                final=game.position.to_text(),
+                scores=list(game.position.scores),
+                winners=list(game.winners),
+                reason=game.reason,
+                finished_at=now,
+            )
+    if match.clock_state:
+        clock = Clock.from_dict(match.clock_state)
+        match.clock_state = clocks.clock_after(clock, old, new, at_ms=timing.ms(now)).to_dict()
+        changed.add("clock_state")
+    if new.status in (FINISHED, ABORTED) and (old is None or old.status != new.status):
+        match.finished_at = now
+        match.result_reason = new.reason or ""
+        changed |= {"finished_at", "result_reason"}
+        if new.status == FINISHED and match.rated:
+            _hand_to_ratings(match, seats, new, now=now)
+    if clocks.turn_of(old) != clocks.turn_of(new):
+        match.turn_started_at = now if new.status == PLAYING else None
+        changed.add("turn_started_at")
+    previous_deadline = match.deadline
+    match.deadline = clocks.deadline_next(match, old, new, now=now)
+    if match.deadline != previous_deadline:
+        changed.add("deadline")
+    match.state = new.to_dict()
+    match.status = new.status
+    if new.status == PLAYING and new.current.position.to_move in bots:
+        game = new.current
+        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
+    return match_bump(
+        match,
+        seats,
+        new,
+        now=now,
+        fields=changed,
+        previous_deadline=previous_deadline,
+        move=move,
+        guard=guard,
+    )
+
+
+def match_bump(
+    match: Match,
+    seats: list[SeatRow],
+    state: MatchState,
+    *,
+    now: datetime,
+    fields: set[str] = frozenset(),
+    previous_deadline: datetime | None = None,
+    move: dict | None = None,
+    guard: store.Guard | None = None,
+) -> Match:
+    """Save the changed columns with a new version (and the ``move`` that changed them)
+    and, after commit, send the new state (and have the worker look at the match when its
+    deadline comes). The state is built before the save, so nothing after it can fail.
+    ``guard``: saved only if the row is still at the version the match was kept at."""
+    tick = match.deadline != previous_deadline and clocks.tick_due_set(match, now)
+    match.version += 1  # the row is locked (or the save is guarded): no lost update
+    changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+    message = public.build(
+        match,
+        state,
+        seats,
+        now=now,
+        rating_changes=changes,
+        claim_at=claim_from(match, state, seats, clock),
+    )
+    event = public.encode(message, state.current.position, deadline=match.deadline)
+    changed = {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}
+    store.match_save(match, changed, move=move, guard=guard)
+    transaction.on_commit(partial(events.table_changed, match.pk, event))
+    transaction.on_commit(store.remember(match, state, seats))
+    if tick:
+        transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
+    return match
+
+
+def _hand_to_ratings(match: Match, seats: list[SeatRow], state: MatchState, *, now) -> None:
+    """A rated match finished: ratings gets the result as plain data (SPEC §4), and the
+    table is told again once the ratings moved (``games.tasks.table_rated``)."""
+    members = {row.seat: row.member_id for row in seats}
+    pairings = [
+        (members[seat], members[other], score)
+        for seat, other, score in state.pairwise_scores()
+        if members[seat] is not None and members[other] is not None
+    ]
+    if pairings:
+        match_result_record(
+            scale=VARIANTS[match.variant].rated_scale,
+            match_id=match.pk,
+            finished_at=now,
+            pairings=pairings,
+            after_update="games.tasks.table_rated",
+        )

@@ -1,0 +1,118 @@
+"""Ending a match other than by play, and after it: a claim of an abandoned match, a
+moderator's abort, a member leaving the site, the rematch, and the table told again once
+ratings moved. One transaction each, the match row locked."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import store, timing
+from games.access import locked_match, locked_table, player_seat_or_error, seats_for
+from games.engine.clock import Clock
+from games.engine.match import PLAYING, MatchState
+from games.errors import TableError
+from games.models import Match
+from games.services.claims import claim_from
+from games.services.commit import ACTIVE, engine_event, match_bump, state_commit
+from games.services.playing import match_resign
+from games.services.seating import match_create
+
+
+def match_claim(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
+    """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
+    present socket for a minute, or at a no-clock table no move for five minutes."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
+        state = store.engine_state(match)
+        clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+        claim_at = claim_from(match, state, seats, clock)
+        absent = state.current.position.to_move if state.status == PLAYING else None
+        if absent is None or _same_side(state, seat, absent):
+            raise TableError("not_allowed", _("Only an opponent of the player to move can claim."))
+        if claim_at is None or now < claim_at:
+            raise TableError(
+                "not_allowed", _("The player to move has not abandoned the match (yet).")
+            )
+        return state_commit(match, seats, state, engine_event(state.abandon, absent), now=now)
+
+
+def _same_side(state: MatchState, a: int, b: int) -> bool:
+    return any(a in side and b in side for side in state.board.sides)
+
+
+def match_abort(*, match_id: int, now: datetime) -> Match:
+    """A moderator aborts a stuck match: no result, no rating."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if match.status not in ACTIVE:
+            raise TableError("not_allowed", _("Only a match being played can be aborted."))
+        state = store.engine_state(match)
+        return state_commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
+
+
+def rematch_offer(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
+    """Offer or accept a rematch; when every player accepts within the window a new match
+    with the same variant, clock and seats (a new board) starts."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
+        if match.status != Match.Status.FINISHED:
+            raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
+        if match.rematch_id:
+            return match
+        if any(row.member_id is None and row.bot_level is None for row in seats):
+            raise TableError("not_allowed", _("A player of this match has left the site."))
+        window = timing.seconds("GAME_REMATCH_SECONDS")
+        expired = match.rematch_offered_at is None or now - match.rematch_offered_at > window
+        accepted = [] if expired else list(match.rematch_accepted)
+        if expired:
+            match.rematch_offered_at = now
+        # The computer always takes a rematch.
+        for index in [seat, *(row.seat for row in seats if row.bot_level)]:
+            if index not in accepted:
+                accepted.append(index)
+        match.rematch_accepted = sorted(accepted)
+        fields = {"rematch_offered_at", "rematch_accepted"}
+        if len(accepted) == len(seats):
+            members = User.objects.in_bulk([row.member_id for row in seats if row.member_id])
+            match.rematch = match_create(
+                variant=match.variant,
+                members=[members[row.member_id] for row in seats if row.member_id],
+                bots={row.seat: row.bot_level for row in seats if row.bot_level},
+                now=now,
+                rated=match.rated,
+                single_game=match.format == Match.Format.SINGLE,
+                clock=match.clock,
+                private=match.private,
+                practice=match.practice,
+            )
+            fields.add("rematch")
+        return match_bump(match, seats, store.engine_state(match), now=now, fields=fields)
+
+
+def member_leave_all(*, member: User, **kwargs) -> None:
+    """A member deletes their account: they resign every match they are still playing
+    (answers ``accounts.signals.member_deleting``, inside that transaction)."""
+    now = timing.now()
+    for match_id in Match.objects.filter(seats__member=member, status__in=ACTIVE).values_list(
+        "pk", flat=True
+    ):
+        match_resign(match_id=match_id, user=member, now=now)
+
+
+def table_refresh(*, match_id: int, now: datetime) -> Match:
+    """Send the table's state again with a new version (its ratings moved)."""
+    with transaction.atomic():
+        match = locked_match(match_id)
+        if not match.state:
+            return match
+        return match_bump(match, seats_for(match_id), store.engine_state(match), now=now)

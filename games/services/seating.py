@@ -1,0 +1,170 @@
+"""Creating a match and seating its players: every way to a match ends in
+``match_create`` (a waiting table that filled, an accepted challenge, Play now, a practice
+table, a rematch). Nobody is seated without their own action: the callers are the
+services of those actions."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from functools import partial
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import events
+from games import state as public
+from games.engine import VARIANTS, Position
+from games.engine.bots import LEVELS as BOT_LEVELS
+from games.engine.clock import PRESETS
+from games.engine.match import MatchState
+from games.errors import TableError
+from games.models import Match, Seat
+from games.services import clocks
+from games.services.commit import state_commit
+from games.state import SeatRow
+from games.topics import variant_name
+from ratings.selectors import current_ratings
+
+
+def table_settings_check(*, variant: str, clock: str, rated: bool, single_game: bool) -> bool:
+    """Check a table's settings (SPEC §2, §10); returns whether it is a single game."""
+    definition = VARIANTS.get(variant)
+    if definition is None or variant == "practice":
+        raise TableError("invalid", _("There is no such variant."))
+    if clock and clock not in PRESETS:
+        raise TableError("invalid", _("There is no such clock."))
+    single = definition.format == "single" or single_game
+    if rated and definition.rated_scale is None:
+        raise TableError("invalid", _("This variant is never rated."))
+    if rated and not clock:
+        raise TableError("invalid", _("A rated table needs a clock."))
+    if rated and single:
+        raise TableError("invalid", _("Only matches of two games are rated."))
+    return single
+
+
+def match_create(
+    *,
+    variant: str,
+    members: Sequence[User],
+    now: datetime,
+    rated: bool = False,
+    single_game: bool = False,
+    clock: str = "",
+    seed: int | None = None,
+    created_by: User | None = None,
+    table: Match | None = None,
+    private: bool = False,
+    bots: dict[int, int] | None = None,
+    practice: bool = False,
+) -> Match:
+    """Seat ``members`` (in seat order A, B, …, skipping the seats of ``bots``: seat →
+    computer level) at a new table and start its match; a waiting ``table`` that filled is
+    started in place. Everyone seated is sent to the table at once.
+
+    >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
+    """
+    bots = bots or {}
+    single = table_settings_check(
+        variant=variant, clock=clock, rated=rated, single_game=single_game
+    )
+    definition = VARIANTS[variant]
+    if len(members) + len(bots) != definition.seats or not all(
+        0 <= seat < definition.seats and level in BOT_LEVELS for seat, level in bots.items()
+    ):
+        raise TableError(
+            "invalid",
+            _("%(variant)s needs %(count)d players.")
+            % {"variant": variant_name(variant), "count": definition.seats},
+        )
+    if bots and rated:
+        raise TableError("invalid", _("Tables with the computer are never rated."))
+    if len({member.pk for member in members}) != len(members):
+        raise TableError("invalid", _("A member can take only one seat."))
+    if any(member.is_banned(now) for member in members):
+        raise TableError("invalid", _("A banned member cannot play."))
+    with transaction.atomic():
+        if table is None:
+            seed = secrets.randbits(31) if seed is None else seed
+            match = Match.objects.create(
+                variant=variant,
+                rated=rated and not private,
+                private=private,
+                practice=practice,
+                format=Match.Format.SINGLE if single else Match.Format.MATCH,
+                clock=clock,
+                seed=seed,
+                board=definition.new_position(seed).to_text(),
+                created_by=created_by,
+            )
+        else:
+            match = table
+            Seat.objects.filter(match=match).delete()  # seated again, in the final order
+        board = Position.from_text(match.board)
+        seats = _seat(match, board, members, bots, now=now)
+        _start(match, seats, board, now=now)
+        started = {"kind": "started", "url": public.table_url(match, neutral=True)}
+        for member in members:  # everyone seated goes to the table at once
+            transaction.on_commit(partial(events.member_notify, member.pk, started))
+    return match
+
+
+def _seat(
+    match: Match, board: Position, members: Sequence[User], bots: dict[int, int], *, now
+) -> list[SeatRow]:
+    """The seats' rows, stored, with the ratings shown there."""
+    scale = VARIANTS[match.variant].rated_scale
+    ratings = current_ratings([m.pk for m in members], scale) if scale else {}
+    people = iter(members)
+    seated = [(index, None if index in bots else next(people)) for index in range(board.seats)]
+    shown = {m.pk: rating_shown(ratings.get(m.pk)) for _, m in seated if m is not None}
+    Seat.objects.bulk_create(
+        Seat(
+            match=match,
+            seat=index,
+            member=member,
+            bot_level=bots.get(index),
+            team=next(i for i, side in enumerate(board.sides) if index in side),
+            rating=shown[member.pk] if member else None,
+            joined_at=now,
+            absent_since=None if member is None else now,
+            connected=member is None,  # the computer is always there
+        )
+        for index, member in seated
+    )
+    return [
+        SeatRow(
+            index,
+            member.pk if member else None,
+            member.username if member else None,
+            shown[member.pk] if member else None,
+            member is None,
+            None if member is None else now,
+            bot_level=bots.get(index),
+        )
+        for index, member in seated
+    ]
+
+
+def rating_shown(rating) -> float | None:
+    """The rating shown at a seat: rounded; none while provisional (SPEC §4: "?")."""
+    if rating is None or rating.provisional:
+        return None
+    return round(rating.rating)
+
+
+def match_url(match: Match) -> str:
+    """The table page: by token for a private table, by id otherwise."""
+    return public.table_url(match)
+
+
+def _start(match: Match, seats: list[SeatRow], board: Position, *, now: datetime) -> None:
+    state = MatchState.new(board, games=1 if match.format == Match.Format.SINGLE else 2)
+    if match.clock:
+        match.clock_state = clocks.clock_new(match.clock, board.seats).to_dict()
+    match.started_at = now
+    state_commit(match, seats, None, state, now=now, fields={"clock_state", "started_at"})
+    transaction.on_commit(events.lobby_changed)

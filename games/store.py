@@ -1,0 +1,335 @@
+"""How a table's rows are read under the lock and a move is stored: the hot path's SQL.
+
+A move (``games.services.playing``) locks the match and reads it with its seats, then
+saves the match's changed columns and the move's row. Composed by the ORM, these few
+statements cost more CPU than running them (docs/performance.md), so they are written out
+here once, with public APIs only: Django's cursor, ``Model.from_db`` and the fields'
+``get_db_prep_value``. Everything else uses the ORM.
+
+The same code serves SQLite and PostgreSQL but for one statement: on PostgreSQL the lock
+and the read are one call of ``games_table_locked`` (migration 0009: its plans are kept,
+and its read after the lock sees the seats as the lock's previous holder committed them);
+SQLite, whose IMMEDIATE transactions take the write lock as they begin, reads the match
+and its seats with two plain statements. The SQLite pass of ``make test`` runs the tests
+of both. Columns come back as each driver gives them: datetimes, JSON and booleans that
+SQLite returns as text and integers are turned into Python values here (``_python``).
+
+A process also keeps the engine state of each table version it committed itself
+(``remember``). The next move from that version is worked out from it without the lock
+and saved on condition that the row is still at that version and the mover may still act
+(``Guard``): a conditional ``UPDATE``. Nothing heard on the channel layer is ever kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from django.contrib.sessions.models import Session
+from django.db import DEFAULT_DB_ALIAS, connections, models
+
+from accounts.models import User
+from games.engine.match import MatchState
+from games.models import Match, Move, Seat
+from games.state import SeatRow
+
+# A cache of the hot tables, cleared whole when full: starting over costs one read each.
+KEPT_TABLES = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A table as this process committed it: its version, the engine state and the state
+    column as stored, the match's columns (``fields()`` order) and its seats."""
+
+    version: int
+    state: MatchState
+    stored: dict[str, Any]
+    values: tuple
+    seats: tuple[SeatRow, ...]
+
+
+_kept: dict[int, Kept] = {}
+
+
+class Moved(Exception):
+    """A move worked out from a kept version was not stored: the table moved on since
+    (another process, the worker), or the mover's session ended or their standing
+    changed. Nothing was stored; the caller takes the lock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What a move worked out from a kept version is stored on (``match_save``): the match
+    still at ``version``, and the mover not banned and their session (when given) valid
+    at ``now``."""
+
+    version: int
+    member_id: int
+    session_key: str | None
+    now: datetime
+
+
+# --- columns --------------------------------------------------------------------------
+
+
+@cache
+def fields() -> tuple[models.Field, ...]:
+    """The match's columns read here: all but its board (read once, at the start)."""
+    return tuple(f for f in Match._meta.concrete_fields if f.attname != "board")
+
+
+def _moment(value: Any) -> datetime | None:
+    """A datetime column: PostgreSQL gives an aware datetime, SQLite UTC text."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
+def _json(value: Any) -> Any:
+    """A JSON column: text on both databases (Django reads ``jsonb`` as text)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
+def _kind(field: models.Field) -> Callable[[Any], Any] | None:
+    if isinstance(field, models.DateTimeField):
+        return _moment
+    if isinstance(field, models.JSONField):
+        return _json
+    if isinstance(field, models.BooleanField):
+        return _flag
+    return None
+
+
+@cache
+def _match_columns() -> tuple[tuple[str, ...], tuple[Callable | None, ...]]:
+    return tuple(f.attname for f in fields()), tuple(_kind(f) for f in fields())
+
+
+def _python(row: Iterable[Any], kinds: Iterable[Callable | None]) -> list[Any]:
+    return [value if kind is None else kind(value) for value, kind in zip(row, kinds, strict=True)]
+
+
+# The seat's columns: seat, member, name, rating, connected, absent since, the member's
+# ban (from, until), whether the acting session is valid, computer level.
+_SEAT_KINDS = (None, None, None, None, _flag, _moment, _moment, _moment, _flag, None)
+
+
+def _seats(rows: Iterable[Iterable[Any]]) -> list[SeatRow]:
+    return [SeatRow(*_python(row, _SEAT_KINDS)) for row in rows]
+
+
+def _match(values: Iterable[Any]) -> Match:
+    return Match.from_db(DEFAULT_DB_ALIAS, _match_columns()[0], list(values))
+
+
+def _db():
+    """This thread's default connection (``django.db.connection`` looked up once)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+def _table(model: type[models.Model]) -> str:
+    return _db().ops.quote_name(model._meta.db_table)
+
+
+def _at(moment: datetime | None) -> Any:
+    """A datetime as the database takes it as a parameter."""
+    return models.DateTimeField().get_db_prep_value(moment, _db())
+
+
+# --- reading --------------------------------------------------------------------------
+
+
+@cache
+def _match_sql(lock: bool) -> str:
+    quote = _db().ops.quote_name
+    columns = ", ".join(quote(f.column) for f in fields())
+    lock_sql = " FOR UPDATE" if lock and _db().features.has_select_for_update else ""
+    return f"SELECT {columns} FROM {_table(Match)} WHERE id = %s{lock_sql}"
+
+
+@cache
+def _seats_sql(with_session: bool) -> str:
+    valid = "TRUE"
+    if with_session:
+        valid = (
+            f"EXISTS (SELECT 1 FROM {_table(Session)} WHERE session_key = %s AND expire_date > %s)"
+        )
+    return (
+        f"SELECT s.seat, s.member_id, u.username, s.rating, s.connected, s.absent_since, "
+        f"u.banned_at, u.banned_until, {valid}, s.bot_level "
+        f"FROM {_table(Seat)} s LEFT JOIN {_table(User)} u ON u.id = s.member_id "
+        f"WHERE s.match_id = %s ORDER BY s.seat"
+    )
+
+
+def match_read(match_id: int, *, lock: bool = False) -> Match | None:
+    """A match (all but its board), locked for the transaction or not."""
+    with _db().cursor() as cursor:
+        cursor.execute(_match_sql(lock), [match_id])
+        row = cursor.fetchone()
+    return None if row is None else _match(_python(row, _match_columns()[1]))
+
+
+def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
+    """The seats with their members' names and bans, and whether ``session_key`` is still
+    valid: one statement."""
+    params = [session_key, _at(now)] if session_key is not None else []
+    with _db().cursor() as cursor:
+        cursor.execute(_seats_sql(session_key is not None), [*params, match_id])
+        return _seats(cursor.fetchall())
+
+
+# The lock of a move on PostgreSQL (migration 0009): the match's columns (its state left
+# out when it is at the version the caller keeps), then each seat's, prefixed ``seat_``.
+TABLE_LOCKED = "SELECT * FROM games_table_locked(%s, %s, %s, %s)"
+
+
+def table_locked(
+    match_id: int, *, session_key: str | None, now: datetime | None
+) -> tuple[Match | None, list[SeatRow]]:
+    """Lock the match, and read it (all but its board) with its seats as ``seats_read``
+    does. The state column is not read again when this process committed that version."""
+    connection = _db()
+    if connection.vendor != "postgresql":
+        match = match_read(match_id, lock=True)
+        seats = seats_read(match_id, session_key=session_key, now=now) if match else []
+        return match, seats
+    kept = _kept.get(match_id)
+    params = [match_id, kept.version if kept else None, session_key, _at(now)]
+    with connection.cursor() as cursor:
+        cursor.execute(TABLE_LOCKED, params)
+        found = cursor.fetchall()
+        names = [column.name for column in cursor.description]
+    if not found:
+        return None, []
+    split = next(i for i, name in enumerate(names) if name.startswith("seat_"))
+    if names[:split] != [f.column for f in fields()]:
+        raise RuntimeError("games_table_locked's columns differ from Match's: add a migration")
+    match = _match(_python(found[0][:split], _match_columns()[1]))
+    if match.state is None:  # at the kept version: the state is the one kept
+        match.state = kept.stored
+    if found[0][split] is None:  # no seats yet (the LEFT JOIN's one row)
+        return match, []
+    return match, _seats(row[split:] for row in found)
+
+
+# --- the kept versions ----------------------------------------------------------------
+
+
+def engine_state(match: Match) -> MatchState:
+    """The match's engine state: the one this process committed when it is that version,
+    else parsed from the row. Engine states are immutable: sharing one is safe."""
+    kept = _kept.get(match.pk)
+    if kept is not None and kept.version == match.version:
+        return kept.state
+    return MatchState.from_dict(match.state)
+
+
+def remember(match: Match, state: MatchState, seats: Iterable[SeatRow]) -> Callable[[], None]:
+    """What to call after the commit that saved ``match`` (``transaction.on_commit``): keep
+    the version as saved, so the next move there starts from it. The columns are copied
+    now, since the caller may change the instance before the commit."""
+    names = _match_columns()[0]
+    kept = Kept(
+        match.version,
+        state,
+        match.state,
+        tuple(getattr(match, name) for name in names),
+        # What the rows said of the acting member's session is that member's own.
+        tuple(row._replace(session_ok=True) for row in seats),
+    )
+
+    def keep() -> None:
+        if len(_kept) >= KEPT_TABLES:
+            _kept.clear()
+        _kept[match.pk] = kept
+
+    return keep
+
+
+def forget(match_id: int) -> None:
+    """Drop what this process kept of a table (its sockets here all left)."""
+    _kept.pop(match_id, None)
+
+
+def kept_table(match_id: int, version: int) -> tuple[Match, list[SeatRow]] | None:
+    """The match and its seats at ``version`` as this process committed them, if that is
+    the last version it committed there; a move worked out from them is saved with a
+    ``Guard``, since the row may have moved on."""
+    kept = _kept.get(match_id)
+    if kept is None or kept.version != version:
+        return None
+    return _match(kept.values), list(kept.seats)
+
+
+# --- saving ---------------------------------------------------------------------------
+
+
+@cache
+def _move_sql() -> str:
+    return (
+        f"INSERT INTO {_table(Move)} (game_id, ply, seat, color, gained, clock_ms, played_at) "
+        f"VALUES (%s, %s, %s, %s, %s, %s, %s)"
+    )
+
+
+def _guard_sql(with_session: bool) -> str:
+    sql = (
+        f" AND version = %s AND EXISTS (SELECT 1 FROM {_table(User)} WHERE id = %s"
+        f" AND (banned_at IS NULL OR banned_until <= %s))"
+    )
+    if with_session:
+        sql += (
+            f" AND EXISTS (SELECT 1 FROM {_table(Session)}"
+            f" WHERE session_key = %s AND expire_date > %s)"
+        )
+    return sql
+
+
+def match_save(
+    match: Match, changed: Iterable[str], *, move: dict | None = None, guard: Guard | None = None
+) -> None:
+    """``UPDATE`` the ``changed`` columns of a match (as ``save(update_fields=…)`` does)
+    and store ``move`` (the ``Move`` row's columns) with it. With ``guard`` (a move worked
+    out from a kept version, no lock taken) only where the guard holds; ``Moved``, with
+    nothing stored, where it does not."""
+    connection = _db()
+    quote = connection.ops.quote_name
+    assignments, params = [], []
+    for name in sorted(changed):
+        field = Match._meta.get_field(name)
+        assignments.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(field.pre_save(match, add=False), connection))
+    sql = f"UPDATE {_table(Match)} SET {', '.join(assignments)} WHERE id = %s"
+    params.append(match.pk)
+    if guard is not None:
+        sql += _guard_sql(guard.session_key is not None)
+        params += [guard.version, guard.member_id, _at(guard.now)]
+        if guard.session_key is not None:
+            params += [guard.session_key, _at(guard.now)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if guard is not None and cursor.rowcount != 1:
+            raise Moved
+        if move is not None:
+            cursor.execute(
+                _move_sql(),
+                [
+                    move["game_id"],
+                    move["ply"],
+                    move["seat"],
+                    move["color"],
+                    move["gained"],
+                    move["clock_ms"],
+                    _at(move["played_at"]),
+                ],
+            )

@@ -1,0 +1,14 @@
+"""Celery tasks of the lobby: thin wrappers around ``lobby.services``."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import timing
+from lobby import services
+
+
+@shared_task(ignore_result=True)
+def challenges_expire() -> int:
+    """Every half minute (beat): challenges whose two minutes are over."""
+    return services.challenges_expire(now=timing.now())
