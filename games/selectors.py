@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.db.models import Prefetch
 from games import protocol, state, store, timing
 from games.access import seats_for
 from games.engine import replay
-from games.engine.clock import Clock
+from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
 from games.models import SEAT_LETTERS, ChatMessage, Match, Seat
@@ -183,3 +184,100 @@ def match_record_text(match: Match) -> str:
         tags=tags,
     )
     return record_to_text(record)
+
+
+def _letters(seats) -> list[str]:
+    return [SEAT_LETTERS[s] for s in seats]
+
+
+def match_etag(match: Match) -> str:
+    """What a copy of a match's record is revalidated against: its version and its
+    rating changes (annulling another match can change them)."""
+    changes = match_rating_changes(match.pk) if match.rated else []
+    fingerprint = f"{match.version}:" + ",".join(
+        f"{c['member_id']}:{c['rating_after']:.4f}" for c in changes
+    )
+    return hashlib.sha256(fingerprint.encode()).hexdigest()[:20]
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """A match as the API gives it (``api_match`` prefetched its seats): settings, seats,
+    every game's start, moves and end, the result and the rating changes."""
+    state = MatchState.from_dict(match.state)
+    seats = list(match.seats.all())
+    changes = match_rating_changes(match.pk) if match.rated else []
+    member_seat = {seat.member_id: seat.letter for seat in seats if seat.member_id}
+    clock = None
+    if match.clock:
+        bank, increment = parse_preset(match.clock)
+        clock = {"preset": match.clock, "bank_ms": bank, "increment_ms": increment}
+    result = None
+    if state.reason is not None:
+        result = {"winners": _letters(state.winners), "reason": state.reason}
+    return {
+        "id": match.pk,
+        "variant": match.variant,
+        "rated": match.rated,
+        "practice": match.practice,
+        "status": match.status,
+        "format": match.format,
+        "clock": clock,
+        "created": match.created_at.isoformat(),
+        "started": match.started_at.isoformat() if match.started_at else None,
+        "finished": match.finished_at.isoformat() if match.finished_at else None,
+        "seats": [
+            {
+                "seat": seat.letter,
+                "username": seat.member.username if seat.member else None,
+                "bot_level": seat.bot_level,
+                "rating": seat.rating,
+            }
+            for seat in seats
+        ],
+        "games": [
+            {
+                "number": game.number,
+                "start": game.start.to_text(),
+                "moves": list(game.moves),
+                "final": game.position.to_text(),
+                "scores": list(game.position.scores),
+                "winners": _letters(game.winners),
+                "reason": game.reason,
+            }
+            for game in state.games
+        ],
+        "points": list(state.points),
+        "totals": list(state.totals),
+        "result": result,
+        "rating_changes": [
+            {
+                "seat": member_seat.get(change["member_id"]),
+                "username": change["username"],
+                "scale": change["scale"],
+                "before": round(change["rating_before"], 1),
+                "after": round(change["rating_after"], 1),
+                "rd_after": round(change["rd_after"], 1),
+                "change": change["change"],
+            }
+            for change in changes
+        ],
+    }
+
+
+def match_summary(match: Match) -> dict[str, Any]:
+    """A line of a member's recent matches (``member_recent_matches`` prefetched them)."""
+    finished = match.status == Match.Status.FINISHED
+    return {
+        "id": match.pk,
+        "variant": match.variant,
+        "rated": match.rated,
+        "status": match.status,
+        "finished": match.finished_at.isoformat() if match.finished_at else None,
+        "players": [s.member.username if s.member else None for s in match.seats.all()],
+        "result": {
+            "winners": _letters(match.state.get("winners", [])),  # MatchState.to_dict's
+            "reason": match.result_reason,
+        }
+        if finished
+        else None,
+    }

@@ -220,18 +220,26 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.seen = now
         if function is not None and self.member is not None:
             kwargs["session_key"] = self.session_key or ""
-        result, box = await threads.run(self._act, function, kwargs, touch)
+        result, box, refused = await threads.run(self._act, function, kwargs, touch)
         await events.flush(box)
+        if refused is not None:
+            raise refused
         return result
 
     def _act(
         self, function: Callable[..., Any] | None, kwargs: dict[str, Any], touch: bool
-    ) -> tuple[Any, events.Outbox]:
+    ) -> tuple[Any, events.Outbox, TableError | None]:
+        """The service's result, what it committed to send, and its refusal: a refusal
+        may follow a commit (a move that came after the flag: the flag is stored, and
+        its state is sent like any other)."""
         if touch:
             services.socket_seen(channel_name=self.channel_name, now=timing.now())
         with events.capture() as box:
-            result = function(**kwargs) if function is not None else None
-        return result, box
+            try:
+                result = function(**kwargs) if function is not None else None
+            except TableError as refused:
+                return None, box, refused
+        return result, box, None
 
     async def pong(self) -> None:
         """Answer a ping; the socket's presence is refreshed on the way."""

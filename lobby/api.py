@@ -5,31 +5,40 @@ finished match's ratings can still change when a moderator annuls another match)
 
 from __future__ import annotations
 
-import hashlib
+from functools import wraps
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.http import condition, require_GET
 
 from accounts.selectors import member_by_username
+from games import selectors as matches
 from games.engine import VARIANTS
-from games.engine.match import MatchState
 from games.models import SEAT_LETTERS, Match
 from games.selectors import api_match, member_recent_matches
 from games.topics import variant_name
 from lobby import selectors
-from ratings.selectors import match_rating_changes, member_ratings
+from ratings.selectors import member_ratings
 
 PAGE_SIZE = 50
 
 
-def _json(data, status: int = 200, etag: str | None = None) -> JsonResponse:
-    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
-    response["Access-Control-Allow-Origin"] = "*"  # any browser tool may read it
-    response["Cache-Control"] = "no-cache"  # revalidate every time (ETag)
-    if etag:
-        response["ETag"] = etag
-    return response
+def _json(data, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+def _api_headers(view):
+    """Every answer, a 304 included: any browser tool may read it, and revalidates each
+    time (ETag)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["Access-Control-Allow-Origin"] = "*"
+        response["Cache-Control"] = "no-cache"
+        return response
+
+    return wrapped
 
 
 def _not_found(detail: str) -> JsonResponse:
@@ -53,6 +62,7 @@ def _rating(rating) -> float | None:
 
 
 @require_GET
+@_api_headers
 def variants(request: HttpRequest) -> JsonResponse:
     """``GET /api/variants/``: every variant of SPEC §2."""
     return _json(
@@ -79,6 +89,7 @@ def variants(request: HttpRequest) -> JsonResponse:
 
 
 @require_GET
+@_api_headers
 def tables(request: HttpRequest) -> JsonResponse:
     """``GET /api/tables/``: the public tables waiting for players, oldest first."""
     rows = []
@@ -107,97 +118,33 @@ def tables(request: HttpRequest) -> JsonResponse:
     return _json(_page(request, rows, "tables", request.path))
 
 
-def _letters(seats) -> list[str]:
-    return [SEAT_LETTERS[s] for s in seats]
+def _match_etag(request: HttpRequest, key: str) -> str | None:
+    """The match's version and its rating changes (annulling another match can change
+    them): what a client revalidates against. None for no such match."""
+    found = _find(key)
+    return None if found is None else matches.match_etag(found)
 
 
-def match_record(match: Match, seats: list, changes: list[dict]) -> dict:
-    """A match as the API gives it: settings, seats, every game's start, moves and end,
-    the result and the rating changes."""
-    state = MatchState.from_dict(match.state)
-    member_seat = {seat.member_id: seat.letter for seat in seats if seat.member_id}
-    clock = None
-    if match.clock:
-        minutes, seconds = match.clock.split("+")
-        clock = {
-            "preset": match.clock,
-            "bank_ms": int(minutes) * 60_000,
-            "increment_ms": int(seconds) * 1000,
-        }
-    result = None
-    if state.reason is not None:
-        result = {"winners": _letters(state.winners), "reason": state.reason}
-    return {
-        "id": match.pk,
-        "variant": match.variant,
-        "rated": match.rated,
-        "practice": match.practice,
-        "status": match.status,
-        "format": match.format,
-        "clock": clock,
-        "created": match.created_at.isoformat(),
-        "started": match.started_at.isoformat() if match.started_at else None,
-        "finished": match.finished_at.isoformat() if match.finished_at else None,
-        "seats": [
-            {
-                "seat": seat.letter,
-                "username": seat.member.username if seat.member else None,
-                "bot_level": seat.bot_level,
-                "rating": seat.rating,
-            }
-            for seat in seats
-        ],
-        "games": [
-            {
-                "number": game.number,
-                "start": game.start.to_text(),
-                "moves": list(game.moves),
-                "final": game.position.to_text(),
-                "scores": list(game.position.scores),
-                "winners": _letters(game.winners),
-                "reason": game.reason,
-            }
-            for game in state.games
-        ],
-        "points": list(state.points),
-        "totals": list(state.totals),
-        "result": result,
-        "rating_changes": [
-            {
-                "seat": member_seat.get(change["member_id"]),
-                "username": change["username"],
-                "scale": change["scale"],
-                "before": round(change["rating_before"], 1),
-                "after": round(change["rating_after"], 1),
-                "rd_after": round(change["rd_after"], 1),
-                "change": change["change"],
-            }
-            for change in changes
-        ],
-    }
-
-
-@require_GET
-def match(request: HttpRequest, key: str) -> JsonResponse:
-    """``GET /api/matches/<id>/`` (a public match) or ``/api/matches/<token>/`` (any)."""
+def _find(key: str) -> Match | None:
+    """A public match by id, any by its token; None for a table still waiting."""
     found = api_match(match_id=int(key)) if key.isdigit() else api_match(token=key)
-    if found is None or found.status == Match.Status.WAITING:
-        return _not_found("No match has that id.")
-    seats = list(found.seats.all())
-    changes = match_rating_changes(found.pk) if found.rated else []
-    fingerprint = f"{found.version}:" + ",".join(
-        f"{c['member_id']}:{c['rating_after']:.4f}" for c in changes
-    )
-    etag = '"' + hashlib.sha256(fingerprint.encode()).hexdigest()[:20] + '"'
-    if request.headers.get("If-None-Match") == etag:
-        response = _json({}, etag=etag)
-        response.status_code = 304
-        response.content = b""
-        return response
-    return _json(match_record(found, seats, changes), etag=etag)
+    return None if found is None or found.status == Match.Status.WAITING else found
 
 
 @require_GET
+@_api_headers
+@condition(etag_func=_match_etag)
+def match(request: HttpRequest, key: str) -> JsonResponse:
+    """``GET /api/matches/<id>/`` (a public match) or ``/api/matches/<token>/`` (any);
+    ``If-None-Match`` with the current ETag answers 304 (Django's ``condition``)."""
+    found = _find(key)
+    if found is None:
+        return _not_found("No match has that id.")
+    return _json(matches.match_record(found))
+
+
+@require_GET
+@_api_headers
 def user(request: HttpRequest, username: str) -> JsonResponse:
     """``GET /api/users/<username>/``: ratings per scale and recent matches."""
     member = member_by_username(username)
@@ -221,22 +168,6 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
                 }
                 for record in member_ratings(member.pk)
             },
-            "recent_matches": [
-                {
-                    "id": m.pk,
-                    "variant": m.variant,
-                    "rated": m.rated,
-                    "status": m.status,
-                    "finished": m.finished_at.isoformat() if m.finished_at else None,
-                    "players": [s.member.username if s.member else None for s in m.seats.all()],
-                    "result": {
-                        "winners": _letters(m.state.get("winners", [])),
-                        "reason": m.result_reason,
-                    }
-                    if m.status == Match.Status.FINISHED
-                    else None,
-                }
-                for m in recent
-            ],
+            "recent_matches": [matches.match_summary(m) for m in recent],
         }
     )

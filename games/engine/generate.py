@@ -116,7 +116,7 @@ def _draw(variant: Recipe, rng: random.Random) -> Position:
     for seat, cells in enumerate(territories):
         for cell in cells:
             owners[cell] = seat
-    position = Position._from_layout(
+    position = Position.from_layout_unchecked(
         board,
         variant.colors,
         colours,

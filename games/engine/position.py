@@ -89,7 +89,7 @@ class Position:
         Raises ``ValueError`` naming the malformed field."""
         fpn = notation.parse(text)
         colours, owners = notation.cell_layout(fpn)
-        return cls._from_layout(
+        return cls.from_layout_unchecked(
             notation.board_of(fpn),
             fpn.colors,
             colours,
@@ -103,7 +103,7 @@ class Position:
         )
 
     @classmethod
-    def _from_layout(
+    def from_layout_unchecked(
         cls,
         board: Board,
         colors: int,

@@ -65,6 +65,40 @@ async def test_players_on_two_processes_play_a_whole_match(
         await socket.close()
 
 
+@needs_services
+async def test_a_move_after_another_processs_is_judged_against_the_row(
+    daphnes, new_table, alice, bob
+):
+    """Alice plays on one process, Bob on the other. Between Alice's move and Bob's the
+    row changes in the database without a new version (Bob's time is used up): Bob's
+    process heard Alice's state, but judges his move against the row, so he is flagged
+    instead of his move being stored."""
+    table = await sync_to_async(new_table)("fast", [alice, bob], clock="3+2")
+    a = await open_socket(daphnes[0], table, alice)
+    b = await open_socket(daphnes[1], table, bob)
+    for ply, mover in enumerate([a, b, a]):  # both clocks have started by then
+        await mover.send({"type": "move", "color": greedy(mover.state), "ply": ply})
+        for socket in (a, b):
+            await socket.state_where(lambda s, p=ply: s["game"]["ply"] == p + 1)
+    heard = b.state
+    assert heard["clock"]["running"] == "B" and heard["clock"]["remaining_ms"][1] > 100_000
+
+    def use_up_bobs_time() -> int:
+        match = Match.objects.get(pk=table.pk)
+        clock = dict(match.clock_state, remaining_ms=[match.clock_state["remaining_ms"][0], 0])
+        return Match.objects.filter(pk=table.pk, version=match.version).update(clock_state=clock)
+
+    assert await sync_to_async(use_up_bobs_time)() == 1  # the same version: nothing sent
+    await b.send({"type": "move", "color": greedy(heard), "ply": 3})
+    refused = await b.receive_type("error")
+    assert refused["code"] == "game_over"
+    flagged = await a.state_where(lambda s: s["match"]["status"] == "finished")
+    assert flagged["match"]["result"] == {"winners": ["A"], "reason": "flagged"}
+    assert await sync_to_async(Move.objects.filter(game__match=table).count)() == 3
+    for socket in (a, b):
+        await socket.close()
+
+
 async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
     settings, connect, new_table, make_member
 ):

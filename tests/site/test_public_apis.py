@@ -1,0 +1,134 @@
+"""The project uses the documented APIs of Django, Channels, asgiref and psycopg only, and
+no module reaches into another's private names: the next upgrade of a library, or a
+change inside a module, cannot break code that never depended on their insides."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+PACKAGES = ["accounts", "config", "games", "lobby", "ratings", "bench"]
+
+# Private machinery the hot path once used, and its kind: connection and transaction
+# internals, hand-run field converters, libpq's connection, Channels' dispatch helper.
+LIBRARY_PRIVATE = {
+    "atomic_blocks",
+    "savepoint_ids",
+    "get_db_converters",
+    "validate_no_broken_transaction",
+    "close_if_health_check_failed",
+    "wrap_database_errors",
+    "make_debug_cursor",
+    "make_cursor",
+    "queries_log",
+    "queries_logged",
+    "pgconn",
+    "get_handler_name",
+    "Transformer",
+    "set_pgresult",
+    "load_rows",
+    "dump_sequence",
+}
+# Private-looking names that are documented: a model's ``_meta`` API, named tuples.
+DOCUMENTED = {"_meta", "_replace", "_fields", "_asdict", "_make"}
+
+
+def sources() -> list[Path]:
+    found = []
+    for package in PACKAGES:
+        found += [p for p in (ROOT / package).rglob("*.py") if "migrations" not in p.parts]
+    return sorted(found)
+
+
+def private_library_names(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    found = []
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name in LIBRARY_PRIVATE:
+                    name = alias.name
+        if name in LIBRARY_PRIVATE:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    return found
+
+
+def private_reaches(path: Path) -> list[str]:
+    """``from x import _y``, ``x._y`` on an imported module, and ``X._y`` on anything but
+    ``self``/``cls`` (engine positions reading their own class's fields excepted)."""
+    tree = ast.parse(path.read_text(), str(path))
+    modules = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}")
+                modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        name = node.attr
+        if not name.startswith("_") or name.startswith("__") or name in DOCUMENTED:
+            continue
+        base = ast.unparse(node.value)
+        if base in ("self", "cls"):
+            continue
+        if base in modules or not _same_class_access(path, base):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} {base}.{name}")
+    return found
+
+
+def _same_class_access(path: Path, base: str) -> bool:
+    """The engine's immutable positions and states build new instances of their own class
+    and read their fields (``pos._board`` inside ``Position``)."""
+    if "engine" not in path.parts:
+        return False
+    return base.startswith("self.") or re.fullmatch(r"[a-z_]+", base) is not None
+
+
+def test_the_walk_reads_the_project():
+    paths = sources()
+    assert any(p.name == "store.py" for p in paths) and len(paths) > 80
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_private_name_of_django_channels_or_psycopg(path):
+    assert private_library_names(path) == []
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_reaches_into_anothers_private_names(path):
+    assert private_reaches(path) == []
+
+
+def test_the_checks_see_what_they_look_for(tmp_path):
+    """Both checks on a module written to break them."""
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from django.db import connection\n"
+        "from games.services.commit import _hand_to_ratings\n"
+        "from games import store\n"
+        "blocks = connection.atomic_blocks\n"
+        "kept = store._kept\n"
+        "other = connection._thread_ident\n"
+    )
+    global ROOT
+    saved, ROOT = ROOT, tmp_path
+    try:
+        assert [f.split()[1] for f in private_library_names(bad)] == ["atomic_blocks"]
+        assert sorted(f.split()[1] for f in private_reaches(bad)) == [
+            "_hand_to_ratings",
+            "connection._thread_ident",
+            "store._kept",
+        ]
+    finally:
+        ROOT = saved
