@@ -7,9 +7,10 @@ own migrations build its own database on the same PostgreSQL, and its members, s
 and matches are made by its own code in a subprocess. Its Daphne processes serve its own
 ``config.asgi`` on the same Redis (other database numbers for its cache and Celery).
 
-The default commit, ``ISSUE_9``, is main just before the throughput work began: one
-Daphne process played 40-80 Fast moves a second there, at 11-18 ms of CPU a move, on the
-machine of that day.
+The default commit, ``HOT_PATH``, is main just before the hot path was rewritten with
+public APIs only and its modules split by job; ``ISSUE_9``, main before the throughput
+work (one Daphne process played 40-80 Fast moves a second there, at 11-18 ms of CPU a
+move, on the machine of that day).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ISSUE_9 = "4b5871c"
+ISSUE_9 = "4b5871c"  # main before the throughput work: 11-18 ms of CPU a move
+HOT_PATH = "3a77d98"  # main before the hot path was rewritten with public APIs, by job
 
 #: Run by the commit's own code (cwd: its files): ``count`` Fast matches between members
 #: ``load-a<i>`` and ``load-b<i>``, printed as JSON rows (match id, cookie A, cookie B).

@@ -22,9 +22,10 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
 and after 60 s of 200 saturated tables, the time a page and a move then take.
 
 ``--before [REV]`` (``bench/before.py``) also saturates the site at commit REV (by default
-where issue 9 began) on its own database and Daphne processes before each pub/sub
-placement, and gives today's CPU a move as a fraction of that run's: a baseline from the
-same machine and the same hour.
+``HOT_PATH``, before the hot path's rewrite by job) on its own database and Daphne
+processes, one run before each of today's pub/sub runs (interleaved), and gives the median
+of today's CPU a move as a multiple of the median of REV's: a baseline from the same
+machine and the same hour.
 
 The players run in this process (asyncio, ``websockets``), on the same 2-core machine as the
 servers: the figures are for the whole machine, client included.
@@ -49,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.before import ISSUE_9, Before  # noqa: E402
+from bench.before import HOT_PATH, Before  # noqa: E402
 from bench.machine import machine  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -479,9 +480,10 @@ def main() -> int:
     parser.add_argument(
         "--before",
         nargs="?",
-        const=ISSUE_9,
+        const=HOT_PATH,
         metavar="REV",
-        help=f"also saturate the site at commit REV (default {ISSUE_9}, where issue 9 began)",
+        help=f"also saturate the site at commit REV (default {HOT_PATH}: before the hot path's"
+        " rewrite by job)",
     )
     args = parser.parse_args()
     phases = set(args.only or ["play", "saturated", "overload"])
@@ -526,45 +528,51 @@ def saturated_phase(
     tables, repeat: int, saturate_seconds: float, before: Before | None = None
 ) -> None:
     print(f"\n(b, c, d) saturated: 100 tables, players answer at once; {repeat} runs of")
-    print("the game then both echoes, each on fresh servers; the median run by the lean")
-    print("ratio last. On two processes a table's players (an echo room's sockets) are on")
-    print("the same process (table: the proxy of docs/deploy.md) or on different ones (split).")
+    print("the game then both echoes, each on fresh servers; the median run by the ratio")
+    print("to Channels' echo last. On two processes a table's players (an echo room's")
+    print("sockets) are on the same process (table: the proxy of docs/deploy.md) or on")
+    print("different ones (split).")
     if before is not None:
-        print(f"Before them, on pub/sub, one run of the site at {before.revision} (its own code,")
-        print("database and Daphne processes, the same players, at least 20 s); the runs' median")
-        print("CPU a move is then also given as a fraction of that run's.")
+        print(f"On pub/sub each run follows one of the site at {before.revision} (its own code,")
+        print("database and Daphne processes, the same players, at least 20 s); the median of")
+        print("today's CPU a move is then given as a multiple of the median of those runs'.")
     print(
         "layer   processes  placement  moves/s  echo msg/s  ratio  lean msg/s  lean ratio"
         "  CPU ms/move  CPU ms/echo  CPU ms/lean  errors"
     )
     for layer in LAYERS:
         for processes, split in ((1, True), (2, False), (2, True)):
-            then = None
-            if before is not None and layer == "pubsub":
-                then = saturated(
-                    layer,
-                    processes,
-                    before.tables(100),
-                    max(20, saturate_seconds),
-                    split=split,
-                    before=before,
-                )
-                print(then.line(f"at {before.revision}"), flush=True)
-            runs = []
+            earlier, runs = [], []
             for _ in range(repeat if layer == "pubsub" else 1):
+                if before is not None and layer == "pubsub":  # interleaved with today's runs
+                    earlier.append(
+                        saturated(
+                            layer,
+                            processes,
+                            before.tables(100),
+                            max(20, saturate_seconds),
+                            split=split,
+                            before=before,
+                        )
+                    )
+                    print(earlier[-1].line(f"at {before.revision}"), flush=True)
                 tables = new_tables(tables)
                 runs.append(
                     saturated(layer, processes, tables[:100], saturate_seconds, split=split)
                 )
                 print(runs[-1].line(), flush=True)
-            ranked = sorted(runs, key=lambda run: run.lean_ratio)
+            ranked = sorted(runs, key=lambda run: run.ratio)
             median = ranked[len(ranked) // 2]
             label = "median" if len(runs) > 1 else ""
-            if then is not None:
-                # The CPU target's own median: of the runs' CPU a move, whichever run it is.
+            if earlier:
+                # The CPU target: the median of today's runs against the median of the
+                # earlier commit's, each run's CPU a move whichever run it is.
                 cpu_ms = statistics.median(run.cpu_ms for run in runs)
-                share = cpu_ms / then.cpu_ms
-                label += f" CPU a move {cpu_ms:.2f} ms, {share:.2f} of {before.revision}'s"
+                then_ms = statistics.median(run.cpu_ms for run in earlier)
+                label += (
+                    f" CPU a move {cpu_ms:.2f} ms, {cpu_ms / then_ms:.2f}× {before.revision}'s"
+                    f" {then_ms:.2f}"
+                )
             if label:
                 print(median.line(label.strip()))
 

@@ -253,11 +253,10 @@ SOCKETS_PER_TABLE = int(os.environ.get("SOCKETS_PER_TABLE", "10"))  # per member
 SOCKETS_PER_MEMBER = int(os.environ.get("SOCKETS_PER_MEMBER", "30"))
 SOCKET_RATE = (int(os.environ.get("SOCKET_RATE", "30")), 10.0)  # messages per seconds
 CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
-# Database work of sockets runs on this many threads per process; beyond DB_QUEUE_LIMIT
-# waiting calls a socket's request is refused at once with ``rate_limited``.
+# Members' actions over sockets run on this many database threads per process (a pool of
+# its own for housekeeping); beyond DB_QUEUE_LIMIT actions waiting or running, a socket's
+# request is refused at once with ``rate_limited``.
 DB_THREADS = int(os.environ.get("DB_THREADS", "2"))
-# The threads but the first take calls only while it is held up this long on one (0: always).
-DB_STALL_MS = int(os.environ.get("DB_STALL_MS", "100"))
 DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
 
 # --- Members --------------------------------------------------------------------------

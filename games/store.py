@@ -11,8 +11,9 @@ and the read are one call of ``games_table_locked`` (migration 0009: its plans a
 and its read after the lock sees the seats as the lock's previous holder committed them);
 SQLite, whose IMMEDIATE transactions take the write lock as they begin, reads the match
 and its seats with two plain statements. The SQLite pass of ``make test`` runs the tests
-of both. Columns come back as each driver gives them: datetimes, JSON and booleans that
-SQLite returns as text and integers are turned into Python values here (``_python``).
+of both. Columns come back as each driver gives them: datetimes that SQLite returns
+naive or as text, JSON text, and SQLite's integer booleans are turned into Python values
+here (``_python``).
 
 A process also keeps the engine state of each table version it committed itself
 (``remember``). The next move from that version is worked out from it without the lock
@@ -84,10 +85,13 @@ def fields() -> tuple[models.Field, ...]:
 
 
 def _moment(value: Any) -> datetime | None:
-    """A datetime column: PostgreSQL gives an aware datetime, SQLite UTC text."""
-    if value is None or isinstance(value, datetime):
-        return value
-    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    """A datetime column: PostgreSQL gives an aware datetime; SQLite a naive one in UTC
+    (Django's converter for the column's declared type) or, in an expression, its text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def _json(value: Any) -> Any:

@@ -19,6 +19,11 @@ bash config/prerequisites.sh test
 # worker's and the web processes' own connections. Tests marked postgres are skipped there.
 SQLITE_PASS=(
   tests/games/test_services.py
+  tests/games/test_store.py
+  tests/games/test_kept_move.py
+  tests/games/test_move_cost.py
+  tests/games/test_concurrency.py
+  tests/games/test_throughput.py
   tests/games/test_consumer.py
   tests/games/test_clocks.py
   tests/games/test_hardening.py

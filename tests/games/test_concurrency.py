@@ -19,7 +19,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
     """Both under the lock, or both worked out from the version this process kept and
     stored with its guard (``store.kept_table``)."""
-    assert connection.vendor == "postgresql"
     version = Match.objects.get(pk=fast_table.pk).version if kept else None
     position = position_of(fast_table)
     legal = [c for c, reason in position.legal_colors().items() if reason is None]
@@ -59,6 +58,7 @@ def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
     assert legal_colour(position_of(fast_table))
 
 
+@pytest.mark.postgres  # a lock wait watched in pg_stat_activity
 def test_the_lock_reads_seats_as_the_previous_holder_committed_them(fast_table, bob):
     """A move waiting for the match's lock reads the seats after it got it: a seat that
     the lock's holder changed meanwhile is read as committed, not as it was before."""
@@ -106,12 +106,12 @@ def test_the_lock_reads_seats_as_the_previous_holder_committed_them(fast_table, 
     assert [row.username for row in seats] == ["alice", bob.username]
 
 
+@pytest.mark.postgres
 def test_the_lock_function_returns_every_column_of_the_match():
     """``games_table_locked`` (migration 0009) lists the match's columns itself: a column
     added to ``Match`` needs a migration that replaces the function."""
     from games.models import Match
 
-    assert connection.vendor == "postgresql"
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM games_table_locked(0, NULL, NULL, NULL)")
         columns = [column.name for column in cursor.description]
