@@ -21,7 +21,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, os.getcwd())  # the checkout whose code is measured
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DEBUG", "1")
+# As in production: DEBUG off (Django's debug cursor would log and format every statement).
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
 
 
@@ -39,6 +41,9 @@ def database(name: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=2000)
+    parser.add_argument(
+        "--profile", action="store_true", help="where the time of the kept moves goes (cProfile)"
+    )
     parser.add_argument("--database", default="vog_move_cost_" + Path.cwd().name.replace("-", "_"))
     args = parser.parse_args()
     database(args.database)
@@ -96,6 +101,16 @@ def main() -> int:
 
     print(machine(), "-", os.getcwd())
     play(200, True)  # warm-up: statements prepared, caches filled
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.runcall(play, args.moves, True)
+        stats = pstats.Stats(profile)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(40)
+        return 0
     for label, with_version in (("as a socket plays", True), ("always under the lock", False)):
         cpu, wall = play(args.moves, with_version)
         print(

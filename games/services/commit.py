@@ -101,10 +101,7 @@ def state_commit(
         changed.add("deadline")
     match.state = new.to_dict()
     match.status = new.status
-    if new.status == PLAYING and new.current.position.to_move in bots:
-        game = new.current
-        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
-    return match_bump(
+    match_bump(
         match,
         seats,
         new,
@@ -114,6 +111,10 @@ def state_commit(
         move=move,
         guard=guard,
     )
+    if new.status == PLAYING and new.current.position.to_move in bots:
+        game = new.current
+        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
+    return match
 
 
 def match_bump(
@@ -129,8 +130,10 @@ def match_bump(
 ) -> Match:
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
-    deadline comes). The state is built before the save, so nothing after it can fail.
-    ``guard``: saved only if the row is still at the version the match was kept at."""
+    deadline comes). The state is built before the save, so nothing after it can fail;
+    what is to happen after commit is registered after the save, which may be the whole
+    transaction (``store.guarded``). ``guard``: saved only if the row is still at the
+    version the match was kept at."""
     tick = match.deadline != previous_deadline and clocks.tick_due_set(match, now)
     match.version += 1  # the row is locked (or the save is guarded): no lost update
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None

@@ -74,7 +74,7 @@ def _play_kept(
     match, seats = kept
     guard = store.Guard(version, user.pk, session_key, received_at)
     try:
-        with transaction.atomic():
+        with store.guarded():
             seat = player_seat_or_error(seats, user)
             return _play(match, seats, seat, ply, color, received_at, guard=guard)
     except (store.Moved, TableError):  # a revoked session too

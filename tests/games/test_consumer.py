@@ -320,3 +320,34 @@ async def test_unknown_table(db, alice):
     assert error["code"] == "not_found"
     assert (await communicator.receive_output())["type"] == "websocket.close"
     await communicator.disconnect()
+
+
+async def test_a_tables_timers_go_with_its_last_socket_here(
+    connect, fast_table, alice, bob, settings
+):
+    """What a process keeps for a table it serves (its presence and deadline timers, the
+    version it committed) is dropped when the table's last socket there closes (with no
+    presence refresh waiting for its slot: every change refreshes at once here)."""
+    from games import store, timers
+
+    settings.PRESENCE_COALESCE_SECONDS = 0
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    await a.send(
+        {
+            "type": "move",
+            "color": legal_colour(await sync_to_async(position_of)(fast_table)),
+            "ply": 0,
+        }
+    )
+    await b.receive_type("state")
+    watched = timers.tables_watched()
+    assert watched >= 1
+    assert await sync_to_async(store.kept_table)(fast_table.pk, await version_of(fast_table))
+    await a.close()
+    assert timers.tables_watched() == watched  # bob's socket still serves it
+    await b.close()
+    assert timers.tables_watched() == watched - 1
+    assert (
+        await sync_to_async(store.kept_table)(fast_table.pk, await version_of(fast_table)) is None
+    )
