@@ -19,6 +19,7 @@ from tests.games.conftest import T0
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
+
 def postgres() -> bool:
     return connection.vendor == "postgresql"
 
