@@ -1,23 +1,22 @@
 """The site's ASGI application plus two bare echo consumers, for bench/ws_load.py only.
 
 The echo is the ceiling the tables are compared with: the same Daphne, origin check,
-session middleware and channel layer, and a text the size of a Fast state sent through
-``group_send`` and on to both sockets of its room, as a move's state is, with no database
-and no game. ``EchoConsumer`` is Channels' consumer as it comes, whose dispatch hops to a
-thread for every message (to close stale database connections); ``LeanEchoConsumer``
-dispatches as the site's sockets do (``games.sockets.MemberSocket.dispatch``), without
-that hop: the tables' own stack.
+session and auth middleware and channel layer, and a text the size of a Fast state sent
+through ``group_send`` and on to both sockets of its room, as a move's state is, with no
+database and no game. ``EchoConsumer`` is Channels' consumer as it comes, as the site's
+sockets are: its dispatch hops to a thread for every message (to close stale database
+connections). ``LeanEchoConsumer`` skips that hop: a reference for what the hop costs,
+not a stack the site runs.
 """
 
+from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
-from channels.sessions import SessionMiddlewareStack
 from django.urls import path
 
 from config.asgi import application as site  # sets up Django first
 from config.routing import websocket_urlpatterns
-from games.sockets import MemberSocket
 
 STATE_SIZED = '{"type":"echo","pad":"' + "x" * 2000 + '"}'
 
@@ -42,14 +41,15 @@ class EchoConsumer(AsyncWebsocketConsumer):
 
 
 class LeanEchoConsumer(EchoConsumer):
-    dispatch = MemberSocket.dispatch
+    async def dispatch(self, message) -> None:
+        await getattr(self, message["type"].replace(".", "_"))(message)
 
 
 application = ProtocolTypeRouter(
     {
         "http": site.application_mapping["http"],
         "websocket": AllowedHostsOriginValidator(
-            SessionMiddlewareStack(
+            AuthMiddlewareStack(
                 URLRouter(
                     [
                         *websocket_urlpatterns,

@@ -11,8 +11,8 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
 (b) saturated: players answer at once; moves per second, next to two bare echo consumers
     on the same stack (``bench/echo_asgi.py``: a state-sized message through
     ``group_send`` to both sockets of a room) measured in the same run, and the ratios:
-    Channels' consumer as it comes (*echo*), and one that dispatches as the site's
-    sockets do, without Channels' hop to a thread for every message (*lean*);
+    Channels' consumer as it comes, as the site's sockets are (*echo*), and, for
+    reference, one without Channels' hop to a thread for every message (*lean*);
 (c) both channels-redis layers (pub/sub and core); on two processes, a table's players
     on the same process (as the proxy of docs/deploy.md routes a table's sockets) and
     on different ones;
@@ -368,7 +368,7 @@ class Saturated:
     echo_cpu_ms: float = float("nan")
     #: whether a table's (and an echo room's) two sockets were on different processes
     split: bool = True
-    #: the lean echo (the site's dispatch): messages a second and CPU per message
+    #: the lean echo (no thread hop per message): messages a second and CPU per message
     lean_echoes: float = float("nan")
     lean_echo_cpu_ms: float = float("nan")
 
