@@ -112,6 +112,16 @@ class UserAdmin(DjangoUserAdmin):
     )
     readonly_fields = ("banned_at", "banned_by", "chat_muted_at", "last_login", "date_joined")
 
+    def delete_model(self, request: HttpRequest, obj: User) -> None:
+        """Deleting a member in admin is the member's own deletion (``member_delete``):
+        their matches in play end, their tables and challenges go, their sockets close."""
+        services.member_delete(member=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        """The bulk "delete selected" action: each member through ``member_delete``."""
+        for member in queryset:
+            services.member_delete(member=member)
+
     @admin.display(boolean=True, description=_("banned"))
     def banned(self, obj: User) -> bool:
         return obj.is_banned()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts import events
 from accounts.models import User
 from accounts.selectors import may_sanction
-from accounts.signals import member_deleting
+from accounts.signals import member_banned, member_deleting
 
 PREFERENCE_FIELDS = ("language", "color_symbols", "sound", "accepts_challenges")
 
@@ -77,6 +77,7 @@ def member_ban(
     member.ban_reason = reason
     member.banned_by = by
     member.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    member_banned.send(sender=User, member=member)
     member_id = member.pk
     transaction.on_commit(lambda: events.member_sockets_close(member_id, events.CLOSE_BANNED))
     return member

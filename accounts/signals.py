@@ -3,5 +3,10 @@
 from django.dispatch import Signal
 
 #: Sent inside the deletion's transaction, before the member row goes
-#: (``member`` argument). The games app resigns the member's running matches.
+#: (``member`` argument). The games app ends the member's matches in play, the lobby
+#: withdraws their waiting tables and challenges.
 member_deleting = Signal()
+
+#: Sent inside the ban's transaction (``member`` argument): the games app ends the
+#: member's matches in play, the lobby withdraws their waiting tables and challenges.
+member_banned = Signal()

@@ -473,9 +473,14 @@ def main() -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["play", "saturated", "overload"],
+        choices=["play", "saturated", "overload", "hint-flood"],
         action="append",
         help="run only these phases (repeatable); all by default",
+    )
+    parser.add_argument(
+        "--hint-flood",
+        action="store_true",
+        help="only the hint flood: moves at 20 tables with and without hints flooding another",
     )
     parser.add_argument(
         "--before",
@@ -486,7 +491,9 @@ def main() -> int:
         " rewrite by job)",
     )
     args = parser.parse_args()
-    phases = set(args.only or ["play", "saturated", "overload"])
+    phases = set(args.only or ["play", "saturated", "overload", "hint-flood"])
+    if args.hint_flood:
+        phases = {"hint-flood"}
     play_seconds, saturate_seconds, overload_seconds = (8, 6, 10) if args.quick else (30, 20, 60)
     sizes = [10, 50] if args.quick else [10, 50, 100, 200]
     print(f"Machine: {machine()}")
@@ -503,6 +510,8 @@ def main() -> int:
         saturated_phase(tables, args.repeat, saturate_seconds, before)
     if "overload" in phases:
         overload_phase(tables, overload_seconds)
+    if "hint-flood" in phases:
+        hint_flood_phase(tables, play_seconds)
     return 0
 
 
@@ -575,6 +584,109 @@ def saturated_phase(
                 )
             if label:
                 print(median.line(label.strip()))
+
+
+def flood_table() -> tuple[int, str]:
+    """A practice table on the big board (the costliest hints) and its player's cookie."""
+    from django.test import Client
+
+    from accounts.models import User
+    from games import services, timing
+
+    member, _ = User.objects.get_or_create(username="load-flood", defaults={"email": "f@x"})
+    client = Client()
+    client.force_login(member)
+    match = services.practice_start(
+        member=member, board="big", level=1, member_starts=True, clock="", now=timing.now()
+    )
+    return match.pk, f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def hint_flood(servers: Servers, match_id: int, cookie: str, stop_at: float) -> int:
+    """Ten sockets of one player at a practice table ask for hints as fast as the
+    socket's limit lets them (30 in 10 s each); the first also plays each hint it gets,
+    so every hint after it is for a new position. Returns the hints received."""
+    url = servers.url(0, f"/ws/table/{match_id}/")
+    sockets = [await connect(url, cookie) for _ in range(10)]
+    received = 0
+
+    async def ask(socket) -> None:
+        while time.monotonic() < stop_at:
+            await socket.send('{"type":"hint"}')
+            await asyncio.sleep(0.34)
+
+    async def read(socket, plays: bool) -> None:
+        nonlocal received
+        ply = 0
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(socket.recv(), max(0.1, stop_at - time.monotonic()))
+            except TimeoutError:
+                return
+            message = json.loads(raw)
+            if message["type"] == "state":
+                ply = message["game"]["ply"]
+            elif message["type"] == "hint":
+                received += 1
+                if plays:
+                    await socket.send(
+                        json.dumps({"type": "move", "color": message["color"], "ply": ply})
+                    )
+
+    try:
+        await asyncio.gather(
+            *(ask(socket) for socket in sockets),
+            *(read(socket, index == 0) for index, socket in enumerate(sockets)),
+        )
+    finally:
+        for socket in sockets:
+            await socket.close()
+    return received
+
+
+def hint_flood_phase(tables, seconds: float) -> None:
+    """p99 of moves at 20 tables as people play, on one process with a worker, without
+    and then with a flood of hints at another table, in one run."""
+    print(f"\nHint flood: 20 tables as people play (think 0.5-1.5 s), {seconds:.0f} s each,")
+    print("one Daphne process and a Celery worker; then the same while ten sockets of a")
+    print("player at a practice table (big board) ask for hints as fast as allowed and play")
+    print("each hint they get")
+    servers = Servers(1, "pubsub")
+    env = {**os.environ, "DEBUG": "0", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR"}
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=ERROR"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        results = []
+        for flood in (False, True):
+            rows = new_tables(tables)[:20]
+            target = flood_table() if flood else None
+
+            async def run(rows=rows, target=target):
+                stop_at = time.monotonic() + seconds
+                flooding = hint_flood(servers, *target, stop_at) if target else asyncio.sleep(0, 0)
+                (tally, _, _), hints = await asyncio.gather(
+                    play(servers, rows, (0.5, 1.5), seconds), flooding
+                )
+                return tally, hints
+
+            tally, hints = asyncio.run(run())
+            p99 = percentile(tally.round_trips, 0.99) * 1000
+            results.append(p99)
+            print(
+                f"  {'with' if flood else 'without'} the flood: {tally.moves} moves, "
+                f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
+                f"errors {tally.errors or 0}" + (f", {hints} hints answered" if flood else "")
+            )
+        print(f"  p99 with the flood / without: {results[1] / results[0]:.2f}")
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+        servers.stop()
 
 
 def overload_phase(tables, overload_seconds: float) -> None:

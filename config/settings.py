@@ -227,6 +227,19 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_float("PRESENCE_SWEEP_SECONDS", 15),
     },
     "challenges-expire": {"task": "lobby.tasks.challenges_expire", "schedule": 30.0},
+    # What ends by itself without anyone's action (SPEC §3, §10).
+    "deserted-end": {
+        "task": "games.tasks.deserted_end",
+        "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
+    },
+    "rematches-lapse": {
+        "task": "games.tasks.rematches_lapse",
+        "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
+    },
+    "hosts-gone": {
+        "task": "lobby.tasks.hosts_gone_withdraw",
+        "schedule": env_float("HOSTS_GONE_SWEEP_SECONDS", 30),
+    },
 }
 
 # --- Time at the tables -----------------------------------------------------------------
@@ -237,6 +250,8 @@ GAME_NEXT_GAME_SECONDS = env_float("GAME_NEXT_GAME_SECONDS", 60)  # the break be
 GAME_ABANDON_SECONDS = env_float("GAME_ABANDON_SECONDS", 60)  # seat to move without a socket
 GAME_IDLE_SECONDS = env_float("GAME_IDLE_SECONDS", 300)  # no-clock tables: no move for so long
 GAME_REMATCH_SECONDS = env_float("GAME_REMATCH_SECONDS", 60)
+# A table whose seated members all have had no present socket this long ends by itself.
+GAME_DESERTED_SECONDS = env_float("GAME_DESERTED_SECONDS", 600)
 # Each web process also looks at the tables it serves when their deadline comes (so a
 # flag shows at once); tests turn it off to show the worker alone reaches the tables.
 WEB_DEADLINE_TIMERS = env_bool("WEB_DEADLINE_TIMERS", True)
@@ -247,6 +262,8 @@ PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
 # --- Tables and challenges (SPEC §10) ---------------------------------------------------
 WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
 CHALLENGE_SECONDS = env_float("CHALLENGE_SECONDS", 120)
+# A waiting table whose host has had no socket on the site this long is withdrawn.
+LOBBY_HOST_GONE_SECONDS = env_float("LOBBY_HOST_GONE_SECONDS", 120)
 
 # --- Sockets ----------------------------------------------------------------------------
 SOCKETS_PER_TABLE = int(os.environ.get("SOCKETS_PER_TABLE", "10"))  # per member

@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from accounts.signals import member_deleting
+        from accounts.signals import member_banned, member_deleting
         from games.services import member_leave_all
 
         member_deleting.connect(member_leave_all, dispatch_uid="games-member-leave-all")
+        member_banned.connect(member_leave_all, dispatch_uid="games-member-banned")

@@ -74,11 +74,12 @@ class TableConsumer(MemberSocket):
             await self.act(
                 services.chat_post, match_id=match_id, user=user, text=message.text, now=received_at
             )
-        elif message.type in ("ready", "rematch", "claim"):
+        elif message.type in ("ready", "rematch", "claim", "abort"):
             service = {
                 "ready": services.match_ready,
                 "rematch": services.rematch_offer,
                 "claim": services.match_claim,
+                "abort": services.match_abort_unplayed,
             }[message.type]
             await self.act(service, match_id=match_id, user=user, now=received_at)
         elif message.type == "sync":
@@ -90,7 +91,8 @@ class TableConsumer(MemberSocket):
             hint = await self.act(
                 services.practice_hint, match_id=match_id, user=user, now=received_at
             )
-            await self.send_json(hint)
+            if hint is not None:  # else it comes when worked out (table_hint)
+                await self.send_json(hint)
         elif message.type == "takeback":
             await self.act(
                 services.practice_takeback, match_id=match_id, user=user, now=received_at
@@ -115,6 +117,11 @@ class TableConsumer(MemberSocket):
 
     async def table_state(self, event: dict[str, Any]) -> None:
         await self.send_personal(event)
+
+    async def table_hint(self, event: dict[str, Any]) -> None:
+        """A hint worked out on the ``bots`` queue: for the sockets of its seat."""
+        if self.seat == event["seat"] and event["version"] == self.version:
+            await self.send_json(event["hint"])
 
     async def table_waiting(self, event: dict[str, Any]) -> None:
         """The waiting table changed (joined, left, cancelled): the page looks again."""

@@ -85,6 +85,22 @@ def member_notify(member_id: int, payload: dict[str, Any]) -> None:
     send(member_group(member_id), {"type": "member.notify", "payload": payload})
 
 
+def hint_wanted(match_id: int, version: int) -> None:
+    """A player at a practice table asked for a hint: a worker on the ``bots`` queue works
+    it out (``games.tasks.bot_hint``)."""
+    from celery import current_app
+
+    current_app.send_task("games.tasks.bot_hint", args=[match_id, version])
+
+
+def hint_ready(match_id: int, seat: int, version: int, hint: dict[str, Any]) -> None:
+    """A hint was worked out: the sockets of ``seat`` at the table show it."""
+    send(
+        table_group(match_id),
+        {"type": "table.hint", "seat": seat, "version": version, "hint": hint},
+    )
+
+
 def bot_turn(match_id: int, game: int, ply: int) -> None:
     """The computer is to move: a worker on the ``bots`` queue chooses and plays."""
     from celery import current_app
@@ -101,3 +117,12 @@ def tick_at(match_id: int, deadline: datetime, now: datetime) -> None:
     current_app.send_task(
         "games.tasks.match_tick", args=[match_id, deadline.isoformat()], countdown=countdown
     )
+
+
+def task_at(name: str, args: list, at: datetime, now: datetime) -> None:
+    """Have the worker run the task ``name`` when ``at`` comes (by name: this module stays
+    below the apps' tasks)."""
+    from celery import current_app
+
+    countdown = max(0.0, (at - now).total_seconds())
+    current_app.send_task(name, args=args, countdown=countdown)

@@ -45,12 +45,12 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Simple:
-    """A message with no fields: ready, sync, claim, rematch, hint, takeback, ping."""
+    """A message with no fields: ready, sync, claim, rematch, hint, takeback, abort, ping."""
 
     type: str
 
 
-SIMPLE_TYPES = {"ready", "sync", "claim", "rematch", "hint", "takeback", "ping"}
+SIMPLE_TYPES = {"ready", "sync", "claim", "rematch", "hint", "takeback", "abort", "ping"}
 Message = Move | Resign | Chat | Simple
 
 

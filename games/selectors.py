@@ -89,18 +89,18 @@ def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any]
     if found is None:
         return None
     match, engine_state, message = found
-    return state.encode(message, engine_state.current.position, deadline=match.deadline)
+    return state.encode(
+        message,
+        engine_state.current.position,
+        deadline=match.deadline,
+        aborters=state.abortable(engine_state),
+    )
 
 
 def chat_history(match_id: int, *, player: bool) -> list[dict[str, Any]]:
     """The latest messages a socket may see, oldest first (players never see
     spectators-only chat)."""
-    messages = ChatMessage.objects.filter(match_id=match_id)
-    if player:
-        messages = messages.exclude(audience=ChatMessage.Audience.SPECTATORS)
-    latest = messages.order_by("-created_at", "-pk").values_list(
-        "pk", "author__username", "text", "created_at", "audience"
-    )[:CHAT_HISTORY]
+    latest = store.chat_rows(match_id, player=player, limit=CHAT_HISTORY)
     return [
         protocol.chat(pk, name, text, at, audience == ChatMessage.Audience.SPECTATORS)
         for pk, name, text, at, audience in reversed(latest)
@@ -108,11 +108,14 @@ def chat_history(match_id: int, *, player: bool) -> list[dict[str, Any]]:
 
 
 def live_matches(limit: int = 50) -> list[Match]:
-    """Public tables being played now, newest first, for the lobby."""
+    """Public tables being played now, newest first, for the lobby (practice tables are
+    not shown)."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("member"))
     active = [Match.Status.PLAYING, Match.Status.BETWEEN_GAMES]
     return list(
-        Match.objects.filter(status__in=active, private=False).prefetch_related(seats)[:limit]
+        Match.objects.filter(status__in=active, private=False, practice=False).prefetch_related(
+            seats
+        )[:limit]
     )
 
 
@@ -229,7 +232,7 @@ def match_record(match: Match) -> dict[str, Any]:
             {
                 "seat": seat.letter,
                 "username": seat.member.username if seat.member else None,
-                "bot_level": seat.bot_level,
+                "bot": seat.bot_level,
                 "rating": seat.rating,
             }
             for seat in seats

@@ -201,12 +201,19 @@ def build(
     }
 
 
-SPECTATOR = {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
+SPECTATOR = {"seat": None, "legal": {}, "previews": {}, "can_swap": False, "can_abort": False}
 
 
-def you(state: dict[str, Any], seat: int | None, position: Position | None = None) -> dict:
-    """A player's own part of the state: legal colours with reasons, and previews when it
-    is their turn. Spectators get ``seat: null`` and nothing else."""
+def you(
+    state: dict[str, Any],
+    seat: int | None,
+    position: Position | None = None,
+    *,
+    can_abort: bool = False,
+) -> dict:
+    """A player's own part of the state: legal colours with reasons, previews when it is
+    their turn, and whether they may still abort the match (their side has not moved in
+    game 1). Spectators get ``seat: null`` and nothing else."""
     if seat is None:
         return SPECTATOR
     if position is None:
@@ -225,6 +232,7 @@ def you(state: dict[str, Any], seat: int | None, position: Position | None = Non
         "legal": {str(colour): reason for colour, reason in legal.items()},
         "previews": previews,
         "can_swap": bool(playing and position.to_move == seat and position.can_swap),
+        "can_abort": can_abort,
     }
 
 
@@ -232,15 +240,27 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def abortable(state: MatchState) -> frozenset[int]:
+    """The seats whose members may abort the match now (SPEC §3: before their side has
+    moved in game 1)."""
+    if not state.can_abort:
+        return frozenset()
+    return frozenset(seat for seat in range(state.seats) if not state.side_moved(seat))
+
+
 def encode(
-    message: dict[str, Any], position: Position, *, deadline: datetime | None = None
+    message: dict[str, Any],
+    position: Position,
+    *,
+    deadline: datetime | None = None,
+    aborters: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """The state as a group event, serialized once for every socket at the table: the
     public part as JSON text, each seat's ``you`` (and the spectators') as JSON text, so a
-    socket only joins two strings (``personal``)."""
+    socket only joins two strings (``personal``). ``aborters``: ``abortable(state)``."""
     yous = {"-": _dumps(SPECTATOR)}
     for seat in range(position.seats):
-        yous[str(seat)] = _dumps(you(message, seat, position))
+        yous[str(seat)] = _dumps(you(message, seat, position, can_abort=seat in aborters))
     return {
         "type": "table.state",
         "version": message["version"],

@@ -36,6 +36,24 @@ def clocks_sweep() -> int:
 
 
 @shared_task(ignore_result=True)
+def deserted_end() -> int:
+    """Every half minute (beat): tables every seated member left long ago end."""
+    return services.deserted_end(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def rematch_lapse(match_id: int) -> bool:
+    """When a rematch offer's minute is over: the ones who offered it are told."""
+    return services.rematch_lapse(match_id=match_id, now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def rematches_lapse() -> int:
+    """Every half minute (beat): rematch offers whose minute is over."""
+    return services.rematches_lapse(now=timing.now())
+
+
+@shared_task(ignore_result=True)
 def presence_sweep() -> int:
     """Every few seconds (beat): forget sockets that stopped counting, wherever they were."""
     return services.presence_sweep(now=timing.now())
@@ -45,6 +63,12 @@ def presence_sweep() -> int:
 def table_rated(match_id: int) -> None:
     """After ratings updated a finished match: its table shows the changes (+12 / −12)."""
     services.table_refresh(match_id=match_id, now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def bot_hint(match_id: int, version: int) -> None:
+    """A practice table's hint (queue ``bots``), worked out like the computer's moves."""
+    services.hint_work(match_id=match_id, version=version)
 
 
 @shared_task(ignore_result=True)

@@ -80,10 +80,12 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
                 else None,
             },
         )
-    _, seats, state = selectors.table_message(match)
+    engine_state, seats, state = selectors.table_message(match)
     seat = access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
-    state["you"] = public.you(state, seat, position)
+    state["you"] = public.you(
+        state, seat, position, can_abort=seat in public.abortable(engine_state)
+    )
     return render(
         request,
         "games/table.html",

@@ -107,6 +107,7 @@ def tables(request: HttpRequest) -> JsonResponse:
                     {
                         "seat": seat.letter,
                         "username": seat.member.username if seat.member else None,
+                        "bot": seat.bot_level,
                         "rating": _rating(table.ratings.get(seat.member_id)),
                     }
                     for seat in table.seats

@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class LobbyConfig(AppConfig):
     name = "lobby"
     verbose_name = _("Lobby")
+
+    def ready(self) -> None:
+        from accounts.signals import member_banned, member_deleting
+        from games.signals import match_started
+        from lobby.services.withdrawals import on_match_started, on_member_banned
+
+        match_started.connect(on_match_started, dispatch_uid="lobby-match-started")
+        member_banned.connect(on_member_banned, dispatch_uid="lobby-member-banned")
+        member_deleting.connect(on_member_banned, dispatch_uid="lobby-member-deleting")

@@ -10,5 +10,12 @@ from lobby import services
 
 @shared_task(ignore_result=True)
 def challenges_expire() -> int:
-    """Every half minute (beat): challenges whose two minutes are over."""
+    """At a challenge's end, and every half minute (beat): challenges whose two minutes
+    are over."""
     return services.challenges_expire(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def hosts_gone_withdraw() -> int:
+    """Every half minute (beat): waiting tables whose host has gone from the site."""
+    return services.hosts_gone_withdraw(now=timing.now())

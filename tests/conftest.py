@@ -173,3 +173,108 @@ def own_daphne(django_db_setup, tmp_path):
     yield start
     for server in started:
         server.stop()
+
+
+# --- the worker, beat, and what the channel layer carries --------------------------------
+
+QUEUES = ["clocks", "bots", "default"]
+
+
+@pytest.fixture
+def worker():
+    """A real Celery worker on every queue, in a thread of this process (its database
+    connections are its own: tests that use it need ``transaction=True``)."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+
+    if not SERVICES:
+        pytest.skip("needs PostgreSQL and Redis: run make test")
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=QUEUES):
+        yield
+
+
+@pytest.fixture
+def beat(worker, tmp_path):
+    """Celery beat (config/settings.py's schedule, every entry due each ``BEAT_SECONDS``)
+    in a thread, sending to the worker."""
+    from celery.beat import EmbeddedService
+
+    from config.celery import app
+
+    saved = app.conf.beat_schedule
+    app.conf.beat_schedule = {
+        name: {**entry, "schedule": BEAT_SECONDS} for name, entry in saved.items()
+    }
+    service = EmbeddedService(app, thread=True, schedule_filename=str(tmp_path / "beat"))
+    service.start()
+    try:
+        yield
+    finally:
+        service.stop()
+        service.join(timeout=10)
+        app.conf.beat_schedule = saved
+
+
+BEAT_SECONDS = 0.25
+
+
+def wait_for(predicate, timeout: float = 20.0) -> bool:
+    """Poll for what the worker or a server does in another thread or process (no time is
+    meant to pass: the tests' clock is injected)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+class Listener:
+    """A channel of the channel layer in a group (a member's, the lobby's): what reaches
+    that member's sockets, read from a test. The channel lives on an event loop of its own
+    thread, as a consumer's lives on its process's loop."""
+
+    def __init__(self, group: str):
+        import asyncio
+        import queue
+        import threading
+
+        from channels.layers import get_channel_layer
+
+        self.messages: queue.Queue = queue.Queue()
+        joined = threading.Event()
+
+        async def listen() -> None:
+            layer = get_channel_layer()
+            channel = await layer.new_channel()
+            await layer.group_add(group, channel)
+            joined.set()
+            while True:
+                self.messages.put(await layer.receive(channel))
+
+        def run() -> None:
+            import contextlib
+
+            with contextlib.suppress(Exception):
+                asyncio.run(listen())
+
+        threading.Thread(target=run, daemon=True).start()
+        assert joined.wait(10), "the listener did not join its group"
+
+    def next(self, predicate=lambda message: True, timeout: float = 10.0) -> dict:
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+
+@pytest.fixture
+def listen():
+    """``listen(group)``: a Listener in that group."""
+    return Listener

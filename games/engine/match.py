@@ -208,6 +208,12 @@ class MatchState:
         """Sides with at least one seat not out for the match."""
         return [side for side in self.board.sides if any(seat not in self.out for seat in side)]
 
+    def side_moved(self, seat: int) -> bool:
+        """Whether ``seat``'s side (the seat, or its team in Pairs) has made a move in
+        game 1: until then its member may abort the match (SPEC §3)."""
+        side = next(side for side in self.board.sides if seat in side)
+        return any(mover in side for mover, _gained in self.games[0].log)
+
     # --- events -----------------------------------------------------------------------
 
     def play(self, seat: int, colour: int | str) -> MatchState:

@@ -22,13 +22,23 @@ The lobby's own writes (waiting tables, challenges, Play now) are in ``lobby.ser
 from games.services.chat import chat_post
 from games.services.ending import (
     match_abort,
+    match_abort_unplayed,
     match_claim,
     member_leave_all,
+    member_matches_end,
+    rematch_lapse,
     rematch_offer,
+    rematches_lapse,
     table_refresh,
 )
 from games.services.playing import bot_move, game_resign, match_ready, match_resign, move_play
-from games.services.practice import bot_turn, practice_hint, practice_start, practice_takeback
+from games.services.practice import (
+    bot_turn,
+    hint_work,
+    practice_hint,
+    practice_start,
+    practice_takeback,
+)
 from games.services.presence import (
     presence_refresh,
     presence_sweep,
@@ -37,14 +47,17 @@ from games.services.presence import (
     socket_seen,
 )
 from games.services.seating import match_create, match_url, table_settings_check
-from games.services.timeouts import match_tick
+from games.services.timeouts import deserted_end, match_tick
 
 __all__ = [
     "bot_move",
     "bot_turn",
     "chat_post",
+    "deserted_end",
     "game_resign",
+    "hint_work",
     "match_abort",
+    "match_abort_unplayed",
     "match_claim",
     "match_create",
     "match_ready",
@@ -52,13 +65,16 @@ __all__ = [
     "match_tick",
     "match_url",
     "member_leave_all",
+    "member_matches_end",
     "move_play",
     "practice_hint",
     "practice_start",
     "practice_takeback",
     "presence_refresh",
     "presence_sweep",
+    "rematch_lapse",
     "rematch_offer",
+    "rematches_lapse",
     "socket_close",
     "socket_open",
     "socket_seen",

@@ -92,6 +92,8 @@ def state_commit(
         changed |= {"finished_at", "result_reason"}
         if new.status == FINISHED and match.rated:
             _hand_to_ratings(match, seats, new, now=now)
+        if old is not None and not match.private and not match.practice:
+            transaction.on_commit(events.lobby_changed)  # it leaves "being played now"
     if clocks.turn_of(old) != clocks.turn_of(new):
         match.turn_started_at = now if new.status == PLAYING else None
         changed.add("turn_started_at")
@@ -146,7 +148,12 @@ def match_bump(
         rating_changes=changes,
         claim_at=claim_from(match, state, seats, clock),
     )
-    event = public.encode(message, state.current.position, deadline=match.deadline)
+    event = public.encode(
+        message,
+        state.current.position,
+        deadline=match.deadline,
+        aborters=public.abortable(state),
+    )
     changed = {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}
     store.match_save(match, changed, move=move, guard=guard)
     transaction.on_commit(partial(events.table_changed, match.pk, event))

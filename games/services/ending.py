@@ -5,12 +5,13 @@ ratings moved. One transaction each, the match row locked."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import store, timing
+from games import events, store, timing
 from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
@@ -18,7 +19,6 @@ from games.errors import TableError
 from games.models import Match
 from games.services.claims import claim_from
 from games.services.commit import ACTIVE, engine_event, match_bump, state_commit
-from games.services.playing import match_resign
 from games.services.seating import match_create
 
 
@@ -57,6 +57,43 @@ def match_abort(*, match_id: int, now: datetime) -> Match:
         return state_commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
 
 
+def match_abort_unplayed(
+    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+) -> Match:
+    """A player aborts the match before their side has moved in game 1 (SPEC §3, the
+    Abort button): no result, no rating. Afterwards ``not_allowed``."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        seat = player_seat_or_error(seats, user, now=now)
+        state = store.engine_state(match)
+        if not state.can_abort or state.side_moved(seat):
+            raise TableError(
+                "not_allowed", _("A match can be aborted only before your first move.")
+            )
+        return state_commit(match, seats, state, engine_event(state.abort), now=now)
+
+
+def member_matches_end(*, member_id: int, now: datetime) -> int:
+    """A member is banned or deletes their account: each of their matches in play ends
+    at once as a resignation of the match by them (rated as such; three or four seats:
+    they are out), or is aborted while it is still unplayed (SPEC §3). Their standing is
+    not asked: a banned member's matches end too. Returns the matches changed."""
+    ended = 0
+    for match_id in Match.objects.filter(seats__member_id=member_id, status__in=ACTIVE).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            match, seats = locked_table(match_id)
+            seat = next((row.seat for row in seats if row.member_id == member_id), None)
+            state = store.engine_state(match)
+            if seat is None or match.status not in ACTIVE or seat in state.out:
+                continue
+            new = state.abort(forced=True) if state.can_abort else state.resign_match(seat)
+            state_commit(match, seats, state, new, now=now)
+            ended += 1
+    return ended
+
+
 def rematch_offer(
     *, match_id: int, user: User, now: datetime, session_key: str | None = None
 ) -> Match:
@@ -76,6 +113,10 @@ def rematch_offer(
         accepted = [] if expired else list(match.rematch_accepted)
         if expired:
             match.rematch_offered_at = now
+            # The worker ends the offer when its minute is over, and tells who made it.
+            transaction.on_commit(
+                partial(events.task_at, "games.tasks.rematch_lapse", [match.pk], now + window, now)
+            )
         # The computer always takes a rematch.
         for index in [seat, *(row.seat for row in seats if row.bot_level)]:
             if index not in accepted:
@@ -99,14 +140,46 @@ def rematch_offer(
         return match_bump(match, seats, store.engine_state(match), now=now, fields=fields)
 
 
+def rematch_lapse(*, match_id: int, now: datetime) -> bool:
+    """A rematch offer nobody completed within its minute ends: the members who offered or
+    accepted it are told (``rematch_lapsed``), and the table no longer shows it. Returns
+    whether it lapsed now."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id)
+        offered = match.rematch_offered_at
+        window = timing.seconds("GAME_REMATCH_SECONDS")
+        if match.rematch_id or offered is None or now < offered + window:
+            return False
+        notice = {"kind": "rematch_lapsed", "match": match.pk}
+        for row in seats:
+            if row.seat in match.rematch_accepted and row.member_id is not None:
+                transaction.on_commit(partial(events.member_notify, row.member_id, notice))
+        match.rematch_offered_at, match.rematch_accepted = None, []
+        match_bump(
+            match,
+            seats,
+            store.engine_state(match),
+            now=now,
+            fields={"rematch_offered_at", "rematch_accepted"},
+        )
+        return True
+
+
+def rematches_lapse(*, now: datetime) -> int:
+    """Every rematch offer whose minute is over lapses (a beat sweep, for what the task
+    queued at the offer missed). Returns how many lapsed."""
+    due = Match.objects.filter(
+        status=Match.Status.FINISHED,
+        rematch=None,
+        rematch_offered_at__lte=now - timing.seconds("GAME_REMATCH_SECONDS"),
+    ).values_list("pk", flat=True)
+    return sum(rematch_lapse(match_id=match_id, now=now) for match_id in list(due))
+
+
 def member_leave_all(*, member: User, **kwargs) -> None:
-    """A member deletes their account: they resign every match they are still playing
-    (answers ``accounts.signals.member_deleting``, inside that transaction)."""
-    now = timing.now()
-    for match_id in Match.objects.filter(seats__member=member, status__in=ACTIVE).values_list(
-        "pk", flat=True
-    ):
-        match_resign(match_id=match_id, user=member, now=now)
+    """A member deletes their account or is banned (``accounts.signals``, inside that
+    transaction): their matches in play end (``member_matches_end``)."""
+    member_matches_end(member_id=member.pk, now=timing.now())
 
 
 def table_refresh(*, match_id: int, now: datetime) -> Match:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games import events
 from games.access import locked_match, player_seat_or_error, seats_for
 from games.engine import VARIANTS
 from games.engine.bots import LEVELS, TIME_LIMIT, choose
@@ -22,6 +25,8 @@ from games.services.seating import match_create
 
 BOARDS = VARIANTS["practice"].boards
 HINT_LEVEL = 4
+HINT_RUNNING_SECONDS = 30  # a hint not answered by then may be asked again
+HINT_KEPT_SECONDS = 600
 
 
 def practice_start(
@@ -75,21 +80,58 @@ def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:
 
 def practice_hint(
     *, match_id: int, user: User, now: datetime, session_key: str | None = None
-) -> dict:
+) -> dict | None:
     """The colour the strongest computer level would choose for the player now, and the
-    cells it takes. Changes nothing."""
+    cells it takes; changes nothing. Worked out on the ``bots`` queue like the computer's
+    moves (``hint_work``), once per position (cached per match and version) and at most
+    one at a time per table: None while it is being worked out, and the answer then
+    reaches the player's sockets at the table (``events.hint_ready``)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     seats = seats_for(match_id, session_key=session_key, now=now)
     seat = _practice_seat(match, seats, user, now)
     state = MatchState.from_dict(match.state)
-    position = state.current.position
-    if state.status != PLAYING or position.to_move != seat:
+    if state.status != PLAYING or state.current.position.to_move != seat:
         raise TableError("not_your_turn", _("A hint is for your own turn."))
-    colour = choose(position, HINT_LEVEL, seed=match.seed + state.current.ply)
-    cells = sorted(position.preview(colour)) if colour != "swap" else []
-    return {"type": "hint", "color": colour, "cells": cells, "gained": len(cells)}
+    known = cache.get(_hint_key(match_id, match.version))
+    if known is not None:
+        return known
+    if cache.add(_hint_running_key(match_id), match.version, timeout=HINT_RUNNING_SECONDS):
+        transaction.on_commit(partial(events.hint_wanted, match_id, match.version))
+    return None
+
+
+def _hint_key(match_id: int, version: int) -> str:
+    return f"hint:{match_id}:{version}"
+
+
+def _hint_running_key(match_id: int) -> str:
+    return f"hint-running:{match_id}"
+
+
+def hint_work(*, match_id: int, version: int) -> dict | None:
+    """Work a hint out (the ``bots`` queue), with the computer's time limit, for the
+    match at ``version`` (none when it moved on since): kept for that version, and sent
+    to the table for the player's sockets."""
+    try:
+        match = Match.objects.filter(pk=match_id, version=version).first()
+        if match is None or not match.state:
+            return None
+        state = MatchState.from_dict(match.state)
+        position = state.current.position
+        if state.status != PLAYING:
+            return None
+        colour = choose(
+            position, HINT_LEVEL, seed=match.seed + state.current.ply, time_limit=TIME_LIMIT
+        )
+        cells = sorted(position.preview(colour)) if colour != "swap" else []
+        hint = {"type": "hint", "color": colour, "cells": cells, "gained": len(cells)}
+        cache.set(_hint_key(match_id, version), hint, HINT_KEPT_SECONDS)
+    finally:
+        cache.delete(_hint_running_key(match_id))
+    events.hint_ready(match_id, position.to_move, version, hint)
+    return hint
 
 
 def practice_takeback(

@@ -13,7 +13,6 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -46,7 +45,9 @@ def socket_open(
             _presence_store(**opening, member_id=None)  # a visitor's socket: no caps
             return seat
         caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
-        if not _presence_open(**opening, member_id=member.pk, horizon=_horizon(now), caps=caps):
+        if not store.presence_open(
+            **opening, member_id=member.pk, horizon=_horizon(now), caps=caps
+        ):
             raise TableError("too_many_sockets", _("You have too many pages open."))
     return seat
 
@@ -67,31 +68,6 @@ def _presence_store(
         opened_at=now,
         last_seen=now,
     )
-
-
-def _presence_open(
-    *,
-    channel_name: str,
-    member_id: int,
-    match_id: int | None,
-    seat: int | None,
-    now: datetime,
-    horizon: datetime,
-    caps: tuple[int, int],
-) -> bool:
-    """Store a member's socket unless that makes more than ``caps`` (anywhere, at this
-    table); the member was seen now. Whether it was stored."""
-    # The member's row lock orders their sockets opening at the same moment.
-    User.objects.select_for_update().filter(pk=member_id).update(last_seen=now)
-    mine = Presence.objects.filter(
-        member_id=member_id, closed=False, last_seen__gt=horizon
-    ).aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
-    if mine["anywhere"] >= caps[0] or (match_id is not None and mine["here"] >= caps[1]):
-        return False
-    _presence_store(
-        channel_name=channel_name, member_id=member_id, match_id=match_id, seat=seat, now=now
-    )
-    return True
 
 
 def socket_seen(*, channel_name: str, now: datetime) -> None:

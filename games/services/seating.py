@@ -24,6 +24,7 @@ from games.errors import TableError
 from games.models import Match, Seat
 from games.services import clocks
 from games.services.commit import state_commit
+from games.signals import match_started
 from games.state import SeatRow
 from games.topics import variant_name
 from ratings.selectors import current_ratings
@@ -109,6 +110,7 @@ def match_create(
         started = {"kind": "started", "url": public.table_url(match, neutral=True)}
         for member in members:  # everyone seated goes to the table at once
             transaction.on_commit(partial(events.member_notify, member.pk, started))
+        match_started.send(sender=Match, match=match, members=list(members))
     return match
 
 

@@ -1,7 +1,8 @@
-"""What happens at a table by itself when its deadline passes: a flag, the abort of a
-match whose first moves did not come, game 2 after the break. The worker's scheduled
-task, the beat sweep and each web process's own timer all call ``match_tick``; the
-stored clock and deadline decide, so any of them may come late, early or twice."""
+"""What happens at a table by itself: when its deadline passes, a flag, the abort of a
+match whose first moves did not come, game 2 after the break (``match_tick``: the
+worker's scheduled task, the beat sweep and each web process's own timer all call it;
+the stored clock and deadline decide, so any of them may come late, early or twice); and
+a table everyone left ends (``deserted_end``, a beat sweep)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from datetime import datetime
 from functools import partial
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 from games import events, store, timing
-from games.access import seats_for
+from games.access import locked_table, seats_for
 from games.engine.clock import Clock
-from games.engine.match import BETWEEN_GAMES
-from games.models import Match
+from games.engine.match import BETWEEN_GAMES, PLAYING
+from games.models import Match, Seat
 from games.services import clocks
 from games.services.commit import ACTIVE, state_commit
 
@@ -65,4 +66,45 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
         if new is None:
             return False
         state_commit(match, seats_for(match_id), state, new, now=now)
+        return True
+
+
+def deserted_end(*, now: datetime) -> int:
+    """End the tables nobody is at (SPEC §3): no seated member has had a present socket
+    for ``GAME_DESERTED_SECONDS``. A practice table is aborted; a no-clock match is
+    aborted while game 1 has no move, else the seat to move loses it by abandonment; a
+    match with a clock is left to its clock. Returns the matches ended."""
+    horizon = now - timing.seconds("GAME_DESERTED_SECONDS")
+    present = Seat.objects.filter(
+        Q(connected=True) | Q(absent_since__gt=horizon) | Q(absent_since=None),
+        match=OuterRef("pk"),
+        member__isnull=False,
+    )
+    candidates = (
+        Match.objects.filter(status__in=ACTIVE)
+        .filter(Q(practice=True) | Q(clock=""))
+        .exclude(Exists(present))
+        .values_list("pk", flat=True)
+    )
+    return sum(_deserted_end(match_id, horizon, now) for match_id in list(candidates))
+
+
+def _deserted_end(match_id: int, horizon: datetime, now: datetime) -> bool:
+    with transaction.atomic():
+        match, seats = locked_table(match_id)
+        people = [row for row in seats if row.bot_level is None]
+        if match.status not in ACTIVE or any(
+            row.connected or row.absent_since is None or row.absent_since > horizon
+            for row in people
+        ):
+            return False  # someone came back meanwhile
+        state = store.engine_state(match)
+        unplayed = len(state.games) == 1 and state.current.ply == 0
+        if match.practice or unplayed:
+            new = state.abort(forced=True)
+        elif state.status == PLAYING and not match.clock:
+            new = state.abandon(state.current.position.to_move)
+        else:
+            return False  # between games: game 2 starts by itself, then this applies
+        state_commit(match, seats, state, new, now=now)
         return True

@@ -1,4 +1,7 @@
 from django import template
+from django.utils.html import format_html
+
+from accounts.templatetags.members import member_link
 
 register = template.Library()
 
@@ -13,3 +16,15 @@ def seated_by(table, user) -> bool:
 def has_player(match, user) -> bool:
     """Whether ``user`` plays at ``match`` (its seats prefetched)."""
     return any(seat.member_id == user.pk for seat in match.seats.all())
+
+
+@register.simple_tag
+def seat_link(seat, seats=()):
+    """A seat's player as the site names them (SPEC §10): the member's link, or "Computer
+    (level N)" with the seat's letter when several computers share the table."""
+    if not seat.bot_level:
+        return member_link(seat.member.username if seat.member_id else None)
+    name = seat.display_name
+    if sum(1 for other in seats if other.bot_level) > 1:
+        name = f"{name} ({seat.letter})"
+    return format_html('<span class="member bot">{}</span>', name)

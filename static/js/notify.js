@@ -1,6 +1,7 @@
 /* What a member is told on whatever page they are: a challenge (with Accept and Decline
    that work as plain forms), a table that started (the page goes there), an answer to a
-   challenge. A toast, the tab title, and a short sound when the member turned sound on.
+   challenge, a challenge or a rematch offer that expired, waiting tables withdrawn. A
+   toast, the tab title, and a short sound when the member turned sound on.
    Every text comes from the page (<template id="site-texts">). */
 
 import { byId, el, pageLanguage } from "./dom.js";
@@ -99,5 +100,20 @@ export function show(notice) {
     document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
   } else if (notice.kind === "challenges") {
     document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
+  } else if (notice.kind === "expired") {
+    tell(t("expired", { name: notice.to }));
+  } else if (notice.kind === "rematch_lapsed") {
+    tell(t("rematch_lapsed"));
+  } else if (notice.kind === "withdrawn") {
+    tell(t(notice.what === "table" ? "withdrawn.table" : "withdrawn." + notice.reason));
   }
+}
+
+/** A notice that something of the member's ended without them: a toast, the tab title,
+    and the lobby's lists again. */
+function tell(text) {
+  const node = toast(null, [el("p", "toast-text", text)], 12000);
+  if (node) node.dataset.notice = "1";
+  mark();
+  document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
 }

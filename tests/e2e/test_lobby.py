@@ -69,3 +69,45 @@ def test_a_challenge_reaches_the_member_on_another_page(
     expect(c).to_have_url(d.url)  # carol is taken there too, at once
     expect(c.locator("#table")).to_have_attribute("data-status", "playing")
     assert not c_errors and not d_errors
+
+
+def test_the_lobby_drops_an_ended_match_and_tells_of_an_expired_challenge(
+    browser, site, login, make_member, beat, screenshot
+):
+    """carol's lobby lists the match being played and drops it once it ends, without a
+    reload; her challenge that nobody answers expires, and she is told at once."""
+    from games import services
+    from lobby import services as lobby_services
+    from tests import timeshift
+    from tests.e2e.conftest import off_the_loop
+    from tests.e2e.playing import play_greedy
+
+    carol, alice, bob, dave = (make_member(n) for n in ("carol", "alice", "bob", "dave"))
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, bob], now=timeshift.now()
+    )
+    c, errors = member_page(browser, site, login, carol)
+    row = c.locator(f'.live-tables tr[data-match="{match.pk}"]')
+    expect(row).to_be_visible()
+    play_greedy(match, [alice, bob], moves=2)
+    off_the_loop(services.match_resign, match_id=match.pk, user=alice, now=timeshift.now())
+    expect(row).to_have_count(0)  # gone without a reload
+
+    off_the_loop(
+        lobby_services.challenge_send,
+        challenger=carol,
+        challenged=dave,
+        variant="fast",
+        clock="3+2",
+        single_game=False,
+        rated=False,
+        now=timeshift.now(),
+    )
+    sent = c.locator(".challenge.sent", has_text="dave")
+    expect(sent).to_be_visible()
+    timeshift.advance(121)  # nobody answers; beat's sweep ends it
+    toast = c.locator(".toast", has_text="Your challenge to dave expired")
+    expect(toast).to_be_visible(timeout=20000)
+    expect(sent).to_have_count(0)  # and it leaves her lobby
+    screenshot(c, "challenge-expired-notice")
+    assert not errors

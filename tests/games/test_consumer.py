@@ -62,7 +62,13 @@ async def test_connect_sends_state_with_you(connect, fast_table, alice):
 
 async def test_spectator_gets_public_state_without_controls(connect, fast_table, carol):
     socket = await connect(fast_table, carol)
-    assert socket.state["you"] == {"seat": None, "legal": {}, "previews": {}, "can_swap": False}
+    assert socket.state["you"] == {
+        "seat": None,
+        "legal": {},
+        "previews": {},
+        "can_swap": False,
+        "can_abort": False,
+    }
     assert socket.state["match"]["spectators"] == 1
 
 

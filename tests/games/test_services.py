@@ -313,8 +313,17 @@ def test_deleting_an_account_keeps_finished_matches_under_deleted_member(
 
 
 def test_deleting_an_account_resigns_running_matches(fast_table, alice, bob):
+    """A move each first: an unplayed match is aborted instead (SPEC §3)."""
     from accounts.services import member_delete
 
+    for ply, user in enumerate([alice, bob]):
+        services.move_play(
+            match_id=fast_table.pk,
+            user=user,
+            ply=ply,
+            color=legal_colour(position_of(fast_table)),
+            received_at=T0,
+        )
     member_delete(member=bob)
     fast_table.refresh_from_db()
     assert fast_table.status == Match.Status.FINISHED

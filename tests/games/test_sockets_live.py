@@ -75,6 +75,10 @@ async def test_a_logout_closes_that_sessions_sockets_only(daphnes, fast_table, a
 async def test_deleting_the_account_closes_its_sockets(daphnes, fast_table, alice, bob):
     a = await open_socket(daphnes[0], fast_table, alice)
     b = await open_socket(daphnes[1], fast_table, bob)
+    for ply, socket in enumerate([a, b]):  # played: a deletion resigns it (SPEC §3)
+        colour = legal_colour(await sync_to_async(position_of)(fast_table))
+        await socket.send({"type": "move", "color": colour, "ply": ply})
+        await b.state_where(lambda s, p=ply: s["game"]["ply"] == p + 1)
     await sync_to_async(accounts_services.member_delete)(member=alice)
     assert await a.closed_with() == 4410
     # Her running match was resigned for her: the opponent sees it at once.

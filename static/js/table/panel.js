@@ -29,6 +29,7 @@ export function setupPanel(table) {
   const { t } = texts;
   let rematchTimer = null;
   let claimTimer = null;
+  let abortTimer = null;
   const linkOf = (letter) => memberLink(table.state, letter, texts);
   const linksFor = (letters) => membersLinked(table.state, letters, texts);
 
@@ -239,6 +240,29 @@ export function setupPanel(table) {
     clearTimeout(rematchTimer);
     if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
     renderClaim(mine, active);
+    renderAbort();
+  }
+
+  /** Until the member's side has moved in game 1: the first move's countdown (the
+      server aborts the match at abort_at) and the Abort button. */
+  function renderAbort() {
+    const s = table.state;
+    const button = $("abort");
+    const info = $("abort-info");
+    clearTimeout(abortTimer);
+    const can = !!(s.you && s.you.can_abort && s.match.status === "playing");
+    button.hidden = !can;
+    info.hidden = !can;
+    if (!can) return;
+    info.replaceChildren();
+    const at = s.match.abort_at;
+    if (at && yourTurn(s)) {
+      const left = Math.max(0, at - table.serverNow());
+      info.append(t("abort.soon", { seconds: Math.ceil(left / 1000) }));
+      if (left > 0) abortTimer = setTimeout(renderAbort, Math.min(left, 1000));
+    } else {
+      info.hidden = true;
+    }
   }
 
   /** The seat to move has left (or, without a clock, stopped moving): its opponents may
@@ -289,6 +313,7 @@ export function setupPanel(table) {
   $("ready").addEventListener("click", () => table.send({ type: "ready" }, "ready"));
   $("rematch").addEventListener("click", () => table.send({ type: "rematch" }, "rematch"));
   $("claim").addEventListener("click", () => table.send({ type: "claim" }, "claim"));
+  $("abort").addEventListener("click", () => table.send({ type: "abort" }, "abort"));
 
   return { renderSides, renderStatus, renderMatch };
 }

@@ -1,0 +1,47 @@
+"""The lobby's writes: tables that wait for players, challenges, Play now, and what
+withdraws them (SPEC §10), by job:
+
+- ``tables``: open, join, leave and cancel a waiting table, Play now, the computer in
+  empty seats;
+- ``challenges``: send, accept, decline, cancel, expire;
+- ``withdrawals``: a member's waiting tables and challenges withdrawn when their match
+  starts, they are banned or they have gone;
+- ``members``: the checks every seat-taking action makes first.
+
+One transaction each; matches start through ``games.services.match_create``.
+"""
+
+from lobby.services.challenges import (
+    challenge_accept,
+    challenge_cancel,
+    challenge_decline,
+    challenge_notice,
+    challenge_send,
+    challenges_expire,
+)
+from lobby.services.tables import (
+    play_now,
+    table_cancel,
+    table_fill_bots,
+    table_join,
+    table_leave,
+    table_open,
+)
+from lobby.services.withdrawals import hosts_gone_withdraw, member_waiting_withdraw
+
+__all__ = [
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_decline",
+    "challenge_notice",
+    "challenge_send",
+    "challenges_expire",
+    "hosts_gone_withdraw",
+    "member_waiting_withdraw",
+    "play_now",
+    "table_cancel",
+    "table_fill_bots",
+    "table_join",
+    "table_leave",
+    "table_open",
+]

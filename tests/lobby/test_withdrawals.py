@@ -1,0 +1,132 @@
+"""Tables never wait for someone who is gone, and expiry is heard (SPEC §10): a member's
+other waiting tables and challenges go when their match starts; a host gone from the site
+loses their waiting tables; a challenge that expires or is declined, and a rematch offer
+that lapses, are told to the member who made it. The worker and beat do it by themselves;
+time is injected."""
+
+from datetime import timedelta
+
+import pytest
+
+from accounts.events import member_group
+from games import services as games_services
+from games.models import Challenge, Match
+from lobby import services
+from tests import timeshift
+from tests.conftest import needs_services, wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
+
+CHALLENGE = dict(variant="fast", clock="3+2", single_game=False, rated=False)
+TABLE = dict(CHALLENGE, private=False)
+
+
+def finish(match, members, now) -> None:
+    """A move each, then A resigns: a finished, played match."""
+    from tests.games.conftest import legal_colour, position_of
+
+    for ply in range(2):
+        games_services.move_play(
+            match_id=match.pk,
+            user=members[ply],
+            ply=ply,
+            color=legal_colour(position_of(match)),
+            received_at=now,
+        )
+    games_services.match_resign(match_id=match.pk, user=members[0], now=now)
+
+
+def notices(listener, kind, count=1):
+    return [
+        listener.next(lambda m: m.get("payload", {}).get("kind") == kind)["payload"]
+        for _ in range(count)
+    ]
+
+
+def test_a_match_that_starts_withdraws_the_members_other_tables_and_challenges(
+    make_member, listen, settings
+):
+    settings.WAITING_PER_MEMBER = 4
+    ann, ben, cat, dan = (make_member(name) for name in ("ann", "ben", "cat", "dan"))
+    now = timeshift.now()
+    own = services.table_open(host=ann, now=now, **{**TABLE, "variant": "four"})
+    services.table_join(member=dan, match_id=own.pk, now=now)  # dan waits at ann's table
+    other = services.table_open(host=cat, now=now, **{**TABLE, "variant": "four"})
+    services.table_join(member=ann, match_id=other.pk, now=now)  # ann sits at cat's
+    challenge = services.challenge_send(challenger=ann, challenged=cat, now=now, **CHALLENGE)
+    ann_hears, dan_hears = listen(member_group(ann.pk)), listen(member_group(dan.pk))
+    bens = services.table_open(host=ben, now=now, **TABLE)
+    started = services.table_join(member=ann, match_id=bens.pk, now=now)  # ann plays now
+    assert Match.objects.get(pk=started.pk).status == Match.Status.PLAYING
+    assert not Match.objects.filter(pk=own.pk).exists()
+    assert not Match.objects.get(pk=other.pk).seats.filter(member=ann).exists()
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.CANCELLED
+    [told] = notices(ann_hears, "withdrawn")
+    assert (told["reason"], told["count"]) == ("started_elsewhere", 3)
+    [guest] = notices(dan_hears, "withdrawn")
+    assert guest["what"] == "table"
+
+
+def test_a_host_gone_from_the_site_loses_the_waiting_tables(beat, make_member, listen):
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    gone = services.table_open(host=ann, now=now, **TABLE)
+    kept = services.table_open(host=ben, now=now, **TABLE)
+    games_services.socket_open(channel_name="ben-lobby", member=ben, match_id=None, now=now)
+    hears = listen(member_group(ann.pk))
+    timeshift.advance(119)
+    games_services.socket_seen(channel_name="ben-lobby", now=timeshift.now())
+    assert services.hosts_gone_withdraw(now=timeshift.now()) == 0
+    timeshift.advance(2)
+    assert wait_for(lambda: not Match.objects.filter(pk=gone.pk).exists())
+    [told] = notices(hears, "withdrawn")
+    assert told["reason"] == "host_gone"
+    assert Match.objects.get(pk=kept.pk).status == Match.Status.WAITING  # ben is there
+
+
+def test_a_challenge_that_expires_is_told_to_its_challenger(beat, make_member, listen):
+    ann, ben = make_member("ann"), make_member("ben")
+    challenge = services.challenge_send(
+        challenger=ann, challenged=ben, now=timeshift.now(), **CHALLENGE
+    )
+    ann_hears, ben_hears = listen(member_group(ann.pk)), listen(member_group(ben.pk))
+    timeshift.advance(121)
+    [told] = notices(ann_hears, "expired")
+    assert told == {"kind": "expired", "id": challenge.pk, "to": "ben"}
+    notices(ben_hears, "challenges")  # ben's lobby drops it
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.EXPIRED
+
+
+def test_a_declined_challenge_is_told_to_its_challenger(make_member, listen):
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    challenge = services.challenge_send(challenger=ann, challenged=ben, now=now, **CHALLENGE)
+    hears = listen(member_group(ann.pk))
+    services.challenge_decline(challenge_id=challenge.pk, member=ben, now=now)
+    [told] = notices(hears, "declined")
+    assert told["by"] == "ben"
+
+
+def test_a_rematch_offer_that_lapses_is_told_to_who_made_it(beat, make_member, listen):
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    match = games_services.match_create(variant="fast", members=[ann, ben], now=now)
+    finish(match, [ann, ben], now)
+    games_services.rematch_offer(match_id=match.pk, user=ben, now=now)
+    hears = listen(member_group(ben.pk))
+    timeshift.advance(61)
+    [told] = notices(hears, "rematch_lapsed")
+    assert told["match"] == match.pk
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).rematch_offered_at is None)
+    assert Match.objects.get(pk=match.pk).rematch is None
+
+
+def test_nothing_lapses_before_its_time(make_member):
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    match = games_services.match_create(variant="fast", members=[ann, ben], now=now)
+    finish(match, [ann, ben], now)
+    games_services.rematch_offer(match_id=match.pk, user=ben, now=now)
+    assert games_services.rematches_lapse(now=now + timedelta(seconds=59)) == 0
+    assert not games_services.rematch_lapse(match_id=match.pk, now=now + timedelta(seconds=59))
+    assert games_services.rematches_lapse(now=now + timedelta(seconds=61)) == 1
