@@ -30,6 +30,7 @@ class _Table:
     sockets: int = 0
     last_refresh: float = -math.inf
     pending: asyncio.TimerHandle | None = None  # a refresh waiting for its slot
+    refreshing: int = 0  # refreshes under way
     deadline: str | None = None
     deadline_timer: asyncio.TimerHandle | None = None
 
@@ -51,7 +52,7 @@ def socket_closed(match_id: int) -> None:
 
 
 def _drop_if_unused(match_id: int, table: _Table) -> None:
-    if table.sockets > 0 or table.pending is not None:
+    if table.sockets > 0 or table.pending is not None or table.refreshing:
         return
     if table.deadline_timer is not None:
         table.deadline_timer.cancel()
@@ -77,7 +78,7 @@ def refresh_now_allowed(match_id: int) -> bool:
 def presence_changed(match_id: int) -> None:
     """A socket came or went at the table: refresh its presence, at most once a second."""
     if refresh_now_allowed(match_id):
-        asyncio.get_running_loop().create_task(_refresh(match_id))
+        _start_refresh(match_id)
         return
     table = _tables[match_id]
     if table.pending is not None:
@@ -90,16 +91,27 @@ def _refresh_later(match_id: int) -> None:
     table = _tables[match_id]
     table.pending = None
     table.last_refresh = time.monotonic()
-    asyncio.get_running_loop().create_task(_refresh(match_id))
-    _drop_if_unused(match_id, table)
+    _start_refresh(match_id)
 
 
-async def _refresh(match_id: int) -> None:
+def _start_refresh(match_id: int) -> None:
+    """A refresh under way keeps the table's entry (and what the process keeps of it)
+    until it has committed."""
+    table = _tables.setdefault(match_id, _Table())
+    table.refreshing += 1
+    asyncio.get_running_loop().create_task(_refresh(match_id, table))
+
+
+async def _refresh(match_id: int, table: _Table) -> None:
     try:
         box = await threads.run_unbounded(refresh_captured, match_id)
         await events.flush(box)
     except Exception:
         logger.exception("presence refresh of table %s failed", match_id)
+    finally:
+        table.refreshing -= 1
+        if _tables.get(match_id) is table:
+            _drop_if_unused(match_id, table)
 
 
 def refresh_captured(match_id: int) -> events.Outbox:

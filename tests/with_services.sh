@@ -31,6 +31,7 @@ SQLITE_PASS=(
   tests/games/test_rated.py
   tests/games/test_sockets_live.py
   tests/games/test_tasks.py
+  tests/games/test_lingering.py
   tests/lobby
   tests/ratings/test_services.py
   tests/ratings/test_tasks.py

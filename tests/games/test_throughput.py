@@ -174,11 +174,16 @@ def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left(setting
 
     settings.DB_THREADS = 1
     threads.reset()
-    gate, ran = threading.Event(), []
+    gate, started, ran = threading.Event(), threading.Event(), []
+
+    def hold() -> bool:
+        started.set()
+        return gate.wait(30)
 
     async def scenario() -> None:
-        busy = asyncio.ensure_future(threads.run(gate.wait, 30))  # the only thread is taken
-        await asyncio.sleep(0)
+        busy = asyncio.ensure_future(threads.run(hold))  # the only thread is taken
+        while not started.is_set():  # until the thread runs it
+            await asyncio.sleep(0.001)
         gone = asyncio.ensure_future(threads.run(ran.append, "gone"))
         await asyncio.sleep(0)  # let it queue its call
         gone.cancel()
