@@ -1,15 +1,46 @@
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.urls import translate_url
 
 from accounts.views import banned_response
 
+# Failed logins (SPEC §9 hardening): per name and address, and per name alone with a
+# higher ceiling, so a stranger trying a member's name cannot lock that member out. The
+# per-address limit is allauth's own (ACCOUNT_RATE_LIMITS).
+LOGIN_FAILURES_PER_NAME_AND_ADDRESS = 5
+LOGIN_FAILURES_PER_NAME = 50
+LOGIN_FAILURES_SECONDS = 300
+
+
+def _failure_keys(request: HttpRequest, credentials: dict) -> tuple[str, str]:
+    login = str(credentials.get("email") or credentials.get("username") or "").lower()
+    address = request.META.get("REMOTE_ADDR", "")
+    digest = hashlib.sha256(login.encode()).hexdigest()[:32]
+    return f"login-failed:{digest}:{address}", f"login-failed:{digest}"
+
 
 class AccountAdapter(DefaultAccountAdapter):
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
+        pair, name = _failure_keys(request, credentials)
+        if (
+            cache.get(pair, 0) >= LOGIN_FAILURES_PER_NAME_AND_ADDRESS
+            or cache.get(name, 0) >= LOGIN_FAILURES_PER_NAME
+        ):
+            raise self.validation_error("too_many_login_attempts")
+        super().pre_authenticate(request, **credentials)
+
+    def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
+        for key in _failure_keys(request, credentials):
+            cache.add(key, 0, LOGIN_FAILURES_SECONDS)
+            cache.incr(key)
+        super().authentication_failed(request, **credentials)
+
     def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
         if getattr(user, "is_banned", None) and user.is_banned():
             from allauth.account.internal.stagekit import clear_login

@@ -19,3 +19,24 @@ class AccountsConfig(AppConfig):
         user_logged_out.connect(
             close_session_sockets, weak=False, dispatch_uid="accounts-logout-sockets"
         )
+
+        from django.db import transaction
+        from django.db.models.signals import pre_save
+
+        from accounts.events import member_standing_changed
+        from accounts.models import User
+
+        def watch_standing(sender, instance: User, **kwargs) -> None:
+            """A new password or a deactivation: the member's sockets look again."""
+            if instance.pk is None:
+                return
+            before = User.objects.filter(pk=instance.pk).values("password", "is_active").first()
+            if before and (
+                before["password"] != instance.password or before["is_active"] != instance.is_active
+            ):
+                member_id = instance.pk
+                transaction.on_commit(lambda: member_standing_changed(member_id))
+
+        pre_save.connect(
+            watch_standing, sender=User, weak=False, dispatch_uid="accounts-standing-sockets"
+        )

@@ -43,3 +43,11 @@ def member_sockets_close(member_id: int, code: int) -> None:
 
 def session_sockets_close(session_key: str) -> None:
     _close(session_group(session_key), CLOSE_SESSION_ENDED)
+
+
+def member_standing_changed(member_id: int) -> None:
+    """The member's password or active flag changed: each of their sockets checks its own
+    session again, and the ones it no longer authenticates close as at a logout."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(member_group(member_id), {"type": "socket.standing"})

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 from django.conf import settings
@@ -104,10 +105,19 @@ def language_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _loopback(request: HttpRequest) -> bool:
+    """Whether the request comes from this machine (the client as config/edge.py finds it)."""
+    try:
+        return ipaddress.ip_address(request.META.get("REMOTE_ADDR", "")).is_loopback
+    except ValueError:
+        return False
+
+
 def local_mailbox(request: HttpRequest) -> HttpResponse:
     """The mails a local run (DEBUG, no SMTP) wrote to its folder, newest first, so a
-    newcomer can follow the sign-up's confirmation link. Not there in production."""
-    if not settings.LOCAL_MAILBOX:
+    newcomer can follow the sign-up's confirmation link; to this machine's browsers only.
+    Not there in production."""
+    if not settings.LOCAL_MAILBOX or not _loopback(request):
         raise Http404
     folder = Path(settings.EMAIL_FILE_PATH)
     files = sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True)

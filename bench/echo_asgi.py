@@ -12,10 +12,10 @@ not a stack the site runs.
 from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import path
 
 from config.asgi import application as site  # sets up Django first
+from config.edge import SameOrigin, TrustedProxies
 from config.routing import websocket_urlpatterns
 
 STATE_SIZED = '{"type":"echo","pad":"' + "x" * 2000 + '"}'
@@ -48,14 +48,16 @@ class LeanEchoConsumer(EchoConsumer):
 application = ProtocolTypeRouter(
     {
         "http": site.application_mapping["http"],
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter(
-                    [
-                        *websocket_urlpatterns,
-                        path("ws/echo/<int:room>/", EchoConsumer.as_asgi()),
-                        path("ws/echo-lean/<int:room>/", LeanEchoConsumer.as_asgi()),
-                    ]
+        "websocket": TrustedProxies(
+            SameOrigin(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        [
+                            *websocket_urlpatterns,
+                            path("ws/echo/<int:room>/", EchoConsumer.as_asgi()),
+                            path("ws/echo-lean/<int:room>/", LeanEchoConsumer.as_asgi()),
+                        ]
+                    )
                 )
             )
         ),

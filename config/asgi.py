@@ -9,16 +9,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.edge import SameOrigin, TrustedProxies  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
-        # The session and its member (scope["user"]), as Channels ships them.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "http": TrustedProxies(django_asgi_app),
+        # The client as a trusted proxy says; this site's pages only; the session and its
+        # member (scope["user"]), as Channels ships them.
+        "websocket": TrustedProxies(
+            SameOrigin(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

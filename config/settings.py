@@ -54,6 +54,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Addresses (or networks) of the proxies in front of the site whose X-Forwarded-For and
+# X-Forwarded-Proto are believed (config/edge.py); none by default.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "")
 
 INSTALLED_APPS = [
     "daphne",
@@ -261,6 +264,10 @@ PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
 
 # --- Tables and challenges (SPEC §10) ---------------------------------------------------
 WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
+# Practice tables a member may have in play at once.
+PRACTICE_TABLES_PER_MEMBER = 2
+# Rated matches two members may play together in 24 hours; later ones are unrated.
+RATED_MATCHES_PER_PAIR = int(os.environ.get("RATED_MATCHES_PER_PAIR", "10"))
 CHALLENGE_SECONDS = env_float("CHALLENGE_SECONDS", 120)
 # A waiting table whose host has had no socket on the site this long is withdrawn.
 LOBBY_HOST_GONE_SECONDS = env_float("LOBBY_HOST_GONE_SECONDS", 120)
@@ -269,6 +276,12 @@ LOBBY_HOST_GONE_SECONDS = env_float("LOBBY_HOST_GONE_SECONDS", 120)
 SOCKETS_PER_TABLE = int(os.environ.get("SOCKETS_PER_TABLE", "10"))  # per member
 SOCKETS_PER_MEMBER = int(os.environ.get("SOCKETS_PER_MEMBER", "30"))
 SOCKET_RATE = (int(os.environ.get("SOCKET_RATE", "30")), 10.0)  # messages per seconds
+# Visitors (no member): sockets per address at one table and in all, sockets per table,
+# and a smaller budget of messages.
+VISITOR_SOCKETS_PER_TABLE = int(os.environ.get("VISITOR_SOCKETS_PER_TABLE", "10"))
+VISITOR_SOCKETS = int(os.environ.get("VISITOR_SOCKETS", "30"))
+VISITORS_PER_TABLE = int(os.environ.get("VISITORS_PER_TABLE", "300"))
+VISITOR_SOCKET_RATE = (int(os.environ.get("VISITOR_SOCKET_RATE", "10")), 10.0)
 CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
 # Members' actions over sockets run on this many database threads per process (a pool of
 # its own for housekeeping); beyond DB_QUEUE_LIMIT actions waiting or running, a socket's
@@ -296,6 +309,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+# Failed logins per address; per name and address, and per name alone, in AccountAdapter.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip"}
 # Names that would pass for the site or its staff (checked without regard to case).
 ACCOUNT_USERNAME_BLACKLIST = [
     "admin",

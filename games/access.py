@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 from typing import Any
 
+from django.conf import settings
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
@@ -15,12 +18,18 @@ from games.state import SeatRow
 
 
 def seats_for(
-    match_id: int, *, session_key: str | None = None, now: datetime | None = None
+    match_id: int,
+    *,
+    session_key: str | None = None,
+    now: datetime | None = None,
+    password: str | None = None,
 ) -> list[SeatRow]:
     """The seats of a match in letter order: one query, no whole member rows. With
-    ``session_key`` each row also says whether that session is still valid, so a player's
-    standing is read with the seats, not by a query of its own."""
-    return store.seats_read(match_id, session_key=session_key, now=now)
+        ``session_key`` each row also says whether that session is still valid (and, with
+    ``password``, whether the member's password and active flag are still what the socket
+    opened with), so a player's
+        standing is read with the seats, not by a query of its own."""
+    return store.seats_read(match_id, session_key=session_key, now=now, password=password)
 
 
 def seat_of(seats: list[SeatRow], user: Any) -> int | None:
@@ -56,10 +65,14 @@ def can_moderate(user: Any) -> bool:
 
 
 def locked_table(
-    match_id: int, *, session_key: str | None = None, now: datetime | None = None
+    match_id: int,
+    *,
+    session_key: str | None = None,
+    now: datetime | None = None,
+    password: str | None = None,
 ) -> tuple[Match, list[SeatRow]]:
     """``locked_match`` and ``seats_for`` together (one statement on PostgreSQL)."""
-    match, seats = store.table_locked(match_id, session_key=session_key, now=now)
+    match, seats = store.table_locked(match_id, session_key=session_key, now=now, password=password)
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match, seats
@@ -72,3 +85,29 @@ def locked_match(match_id: int) -> Match:
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match
+
+
+def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:
+    """Whether two of these members have played ``RATED_MATCHES_PER_PAIR`` rated matches
+    together in the last 24 hours (SPEC hardening: ratings cannot be farmed between two
+    accounts): a match between them now is unrated."""
+    people = sorted({m for m in member_ids if m is not None})
+    if len(people) < 2:
+        return False
+    since = now - timedelta(hours=24)
+    recent = Match.objects.filter(
+        rated=True, started_at__gte=since, seats__member_id__in=people
+    ).exclude(status=Match.Status.ABORTED)
+    limit = settings.RATED_MATCHES_PER_PAIR
+    for a, b in combinations(people, 2):
+        together = (
+            recent.filter(seats__member_id=a)
+            .annotate(both=Count("seats", filter=Q(seats__member_id=b)))
+            .filter(both__gt=0)
+            .values("pk")
+            .distinct()
+            .count()
+        )
+        if together >= limit:
+            return True
+    return False

@@ -110,6 +110,9 @@ class TableConsumer(MemberSocket):
         if event["version"] <= self.version and not force:
             return  # an older or repeated notification
         self.version = max(self.version, event["version"])
+        if self.member is not None:  # the member's seat as this state has it
+            players = event["players"]
+            self.seat = players.index(self.member.pk) if self.member.pk in players else None
         await self.send(text_data=state.personal(event, self.seat))
         timers.watch_deadline(self.table_id, event["deadline"])
 

@@ -306,6 +306,8 @@ class Presence(models.Model):
         Match, null=True, blank=True, on_delete=models.CASCADE, related_name="presences"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: a visitor's address (config/edge.py): their sockets are counted by it
+    client = models.GenericIPAddressField(null=True, blank=True)
     opened_at = models.DateTimeField()
     last_seen = models.DateTimeField(db_index=True)
     #: closed cleanly; kept until the next refresh reads when the seat was left

@@ -22,9 +22,17 @@ from games.errors import TableError, interpolated
 
 MAX_MESSAGE_BYTES = 4096
 MAX_CHAT_LENGTH = 500
+MAX_NESTING = 8  # no message of the protocol nests deeper than 2
 # Control characters (NUL among them: PostgreSQL refuses it in text), lone surrogates and
 # private-use characters have no place in a chat line.
 _FORBIDDEN_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
+# Characters that reorder the text around them: a line could show other words than it has.
+_BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e") | set(
+    "\u2066\u2067\u2068\u2069"
+)
+# What draws nothing: spaces, formatting, combining marks alone, and the blank letters.
+_INVISIBLE_CATEGORIES = {"Zs", "Zl", "Zp", "Cf", "Mn", "Me"}
+_BLANK_LETTERS = set("\u115f\u1160\u3164\uffa0\u2800\u180e")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +67,8 @@ def _bad(message) -> TableError:
 
 
 def check_text(text: str) -> str:
-    """A chat line as it may be stored: trimmed, 1–500 characters, no control characters."""
+    """A chat line as it may be stored: trimmed, 1–500 characters, no control characters,
+    nothing that reorders the text, something visible."""
     text = text.strip()
     if not text or len(text) > MAX_CHAT_LENGTH:
         raise _bad(
@@ -67,7 +76,37 @@ def check_text(text: str) -> str:
         )
     if any(unicodedata.category(char) in _FORBIDDEN_CATEGORIES for char in text):
         raise _bad(_("A chat message cannot hold control characters."))
+    if any(char in _BIDI_CONTROLS for char in text):
+        raise _bad(_("A chat message cannot hold characters that reorder the text."))
+    if all(
+        unicodedata.category(char) in _INVISIBLE_CATEGORIES or char in _BLANK_LETTERS
+        for char in text
+    ):
+        raise _bad(_("A chat message needs something to read."))
     return text
+
+
+def _nesting(text: str) -> int:
+    """How deeply the frame's objects and lists nest (strings skipped), read before the
+    JSON parser so that a deep frame costs no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def _is_int(value: Any) -> bool:
@@ -84,6 +123,8 @@ def parse(text: str | None, data: bytes | None = None) -> Message:
                 _("A message may not be longer than %(max)d bytes."), {"max": MAX_MESSAGE_BYTES}
             )
         )
+    if _nesting(text) > MAX_NESTING:
+        raise _bad(_("A message may not nest objects and lists this deeply."))
     try:
         payload = json.loads(text)
     except ValueError:

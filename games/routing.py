@@ -2,9 +2,10 @@
 
 from django.urls import path
 
+import config.converters  # noqa: F401 (the "id" converter)
 from games.consumers import TableConsumer
 
 websocket_urlpatterns = [
-    path("ws/table/<int:match_id>/", TableConsumer.as_asgi()),
+    path("ws/table/<id:match_id>/", TableConsumer.as_asgi()),
     path("ws/t/<str:token>/", TableConsumer.as_asgi()),
 ]

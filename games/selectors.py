@@ -67,19 +67,20 @@ def table_message(match: Match, *, now: datetime | None = None):
 
 
 def _table(match_id: int, now: datetime | None):
-    """(match, engine state, public state) of a table that has started, else None."""
+    """(match, engine state, seats, public state) of a table that has started, else
+    None."""
     match = match_for_table(match_id)
     if match is None or not match.state:
         return None
-    engine_state, _, message = table_message(match, now=now)
-    return match, engine_state, message
+    engine_state, seats, message = table_message(match, now=now)
+    return match, engine_state, seats, message
 
 
 def table_state(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
     """The public state of a table (SPEC §7 ``state`` without ``you``): the match and its
     seats (and, once rated, the rating changes), the same message a change sends."""
     found = _table(match_id, now)
-    return None if found is None else found[2]
+    return None if found is None else found[3]
 
 
 def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any] | None:
@@ -88,12 +89,13 @@ def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any]
     found = _table(match_id, now)
     if found is None:
         return None
-    match, engine_state, message = found
+    match, engine_state, seats, message = found
     return state.encode(
         message,
         engine_state.current.position,
         deadline=match.deadline,
         aborters=state.abortable(engine_state),
+        players=[row.member_id for row in seats],
     )
 
 

@@ -122,8 +122,14 @@ class MemberSocket(AsyncWebsocketConsumer):
         self._identify(now)
         self._find()
         seat = services.socket_open(
-            channel_name=self.channel_name, member=self.member, match_id=self.table_id, now=now
+            channel_name=self.channel_name,
+            member=self.member,
+            match_id=self.table_id,
+            now=now,
+            client=(self.scope.get("client") or (None,))[0],
         )
+        if self.member is None:  # a visitor's budget of messages is smaller
+            self.rate = RateWindow(*settings.VISITOR_SOCKET_RATE)
         with events.capture() as box:
             if refresh:
                 services.presence_refresh(match_id=self.table_id, now=now)
@@ -138,6 +144,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             if user.is_banned(now):
                 raise Revoked(member_events.CLOSE_BANNED)
             self.member, self.session_key = user, self.scope["session"].session_key
+            self.password = user.password  # what each action checks the member still has
             self.language = self._language()
 
     def _find(self) -> None:
@@ -175,6 +182,36 @@ class MemberSocket(AsyncWebsocketConsumer):
         """A notice for the member on whatever page this socket serves (events.member_notify)."""
         await self.send_json({"type": "notify", **event["payload"]})
 
+    async def socket_standing(self, event: dict[str, Any]) -> None:
+        """The member's password or active flag changed (``accounts.events``): this
+        socket's session still authenticates the member (the one that changed the
+        password), or the socket closes as at a logout."""
+        if self.member is None or not self.session_key:
+            return
+        password = await threads.run_unbounded(self._standing)
+        if password is None:
+            await self.close(code=member_events.CLOSE_SESSION_ENDED)
+        else:
+            self.password = password
+
+    def _standing(self) -> str | None:
+        """The member's password now, if this socket's session still authenticates them
+        (as Django checks a request's: the session's hash of the password), else None."""
+        from django.contrib.auth import HASH_SESSION_KEY
+        from django.contrib.sessions.backends.db import SessionStore
+        from django.utils.crypto import constant_time_compare
+
+        from accounts.models import User
+
+        member = User.objects.filter(pk=self.member.pk, is_active=True).first()
+        session = SessionStore(session_key=self.session_key)
+        kept = session.get(HASH_SESSION_KEY)
+        if member is None or not kept:
+            return None
+        if not constant_time_compare(kept, member.get_session_auth_hash()):
+            return None
+        return member.password
+
     async def socket_close(self, event: dict[str, Any]) -> None:
         """The member was banned, deleted their account or logged out (accounts.events)."""
         await self.close(code=event["code"])
@@ -197,7 +234,10 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.rate.add(moment)
             await self.send_error(failure.code, failure.message)
         except Exception:
-            logger.exception("socket %s: %r", self.channel_name, text_data)
+            # The frame is not logged: it is the sender's, of any size and content.
+            logger.exception(
+                "socket %s: a message of %s characters", self.channel_name, len(text_data or "")
+            )
             await self.send_error("internal", _("Something went wrong on the server."))
 
     async def send_error(self, code: str, message) -> None:
@@ -220,6 +260,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.seen = now
         if function is not None and self.member is not None:
             kwargs["session_key"] = self.session_key or ""
+            kwargs["password"] = self.password
         result, box, refused = await threads.run(self._act, function, kwargs, touch)
         await events.flush(box)
         if refused is not None:

@@ -254,10 +254,12 @@ def encode(
     *,
     deadline: datetime | None = None,
     aborters: frozenset[int] = frozenset(),
+    players: list[int | None] | None = None,
 ) -> dict[str, Any]:
     """The state as a group event, serialized once for every socket at the table: the
     public part as JSON text, each seat's ``you`` (and the spectators') as JSON text, so a
-    socket only joins two strings (``personal``). ``aborters``: ``abortable(state)``."""
+    socket only joins two strings (``personal``). ``aborters``: ``abortable(state)``;
+    ``players``: each seat's member id, so a socket knows its member's seat afresh."""
     yous = {"-": _dumps(SPECTATOR)}
     for seat in range(position.seats):
         yous[str(seat)] = _dumps(you(message, seat, position, can_abort=seat in aborters))
@@ -267,6 +269,7 @@ def encode(
         "body": _dumps(message)[:-1],
         "you": yous,
         "deadline": deadline.isoformat() if deadline else None,
+        "players": players or [],
     }
 
 

@@ -71,13 +71,14 @@ class Moved(Exception):
 @dataclass(frozen=True, slots=True)
 class Guard:
     """What a move worked out from a kept version is stored on (``match_save``): the match
-    still at ``version``, and the mover not banned and their session (when given) valid
-    at ``now``."""
+    still at ``version``, and the mover not banned, their session (when given) valid at
+    ``now`` and their password and active flag (when given) what the socket opened with."""
 
     version: int
     member_id: int
     session_key: str | None
     now: datetime
+    password: str | None = None
 
 
 # --- columns --------------------------------------------------------------------------
@@ -169,12 +170,15 @@ def _match_sql(lock: bool) -> str:
 
 
 @cache
-def _seats_sql(with_session: bool) -> str:
-    valid = "TRUE"
+def _seats_sql(with_session: bool, with_password: bool) -> str:
+    checks = []
     if with_session:
-        valid = (
+        checks.append(
             f"EXISTS (SELECT 1 FROM {_table(Session)} WHERE session_key = %s AND expire_date > %s)"
         )
+    if with_password:
+        checks.append("(u.password = %s AND u.is_active)")
+    valid = " AND ".join(checks) or "TRUE"
     return (
         f"SELECT s.seat, s.member_id, u.username, s.rating, s.connected, s.absent_since, "
         f"u.banned_at, u.banned_until, {valid}, s.bot_level "
@@ -191,32 +195,51 @@ def match_read(match_id: int, *, lock: bool = False) -> Match | None:
     return None if row is None else _match(_python(row, _match_columns()[1]))
 
 
-def seats_read(match_id: int, *, session_key: str | None, now: datetime | None) -> list[SeatRow]:
-    """The seats with their members' names and bans, and whether ``session_key`` is still
-    valid: one statement."""
+def seats_read(
+    match_id: int,
+    *,
+    session_key: str | None,
+    now: datetime | None,
+    password: str | None = None,
+) -> list[SeatRow]:
+    """The seats with their members' names and bans, and whether the acting member's
+    standing holds: ``session_key`` still valid, their ``password`` and active flag what
+    the socket opened with (``SeatRow.session_ok``). One statement."""
     params = [session_key, _at(now)] if session_key is not None else []
+    if password is not None:
+        params.append(password)
+    sql = _seats_sql(session_key is not None, password is not None)
     with _db().cursor() as cursor:
-        cursor.execute(_seats_sql(session_key is not None), [*params, match_id])
+        cursor.execute(sql, [*params, match_id])
         return _seats(cursor.fetchall())
 
 
-# The lock of a move on PostgreSQL (migration 0009): the match's columns (its state left
-# out when it is at the version the caller keeps), then each seat's, prefixed ``seat_``.
-TABLE_LOCKED = "SELECT * FROM games_table_locked(%s, %s, %s, %s)"
+# The lock of a move on PostgreSQL (migrations 0009, 0010): the match's columns (its state
+# left out when it is at the version the caller keeps), then each seat's, prefixed
+# ``seat_``.
+TABLE_LOCKED = "SELECT * FROM games_table_locked(%s, %s, %s, %s, %s)"
 
 
 def table_locked(
-    match_id: int, *, session_key: str | None, now: datetime | None
+    match_id: int,
+    *,
+    session_key: str | None,
+    now: datetime | None,
+    password: str | None = None,
 ) -> tuple[Match | None, list[SeatRow]]:
     """Lock the match, and read it (all but its board) with its seats as ``seats_read``
     does. The state column is not read again when this process committed that version."""
     connection = _db()
     if connection.vendor != "postgresql":
         match = match_read(match_id, lock=True)
-        seats = seats_read(match_id, session_key=session_key, now=now) if match else []
+        seats = (
+            seats_read(match_id, session_key=session_key, now=now, password=password)
+            if match
+            else []
+        )
         return match, seats
     kept = _kept.get(match_id)
-    params = [match_id, kept.version if kept else None, session_key, _at(now)]
+    params = [match_id, kept.version if kept else None, session_key, _at(now), password]
     with connection.cursor() as cursor:
         cursor.execute(TABLE_LOCKED, params)
         found = cursor.fetchall()
@@ -310,10 +333,11 @@ def _move_casts() -> str:
 
 
 @cache
-def _guard_sql(with_session: bool) -> str:
+def _guard_sql(with_session: bool, with_password: bool) -> str:
+    standing = " AND password = %s AND is_active" if with_password else ""
     sql = (
         f" AND version = %s AND EXISTS (SELECT 1 FROM {_table(User)} WHERE id = %s"
-        f" AND (banned_at IS NULL OR banned_until <= %s))"
+        f" AND (banned_at IS NULL OR banned_until <= %s){standing})"
     )
     if with_session:
         sql += (
@@ -360,8 +384,10 @@ def match_save(
     sql = f"UPDATE {_table(Match)} SET {', '.join(assignments)} WHERE id = %s"
     params.append(match.pk)
     if guard is not None:
-        sql += _guard_sql(guard.session_key is not None)
+        sql += _guard_sql(guard.session_key is not None, guard.password is not None)
         params += [guard.version, guard.member_id, _at(guard.now)]
+        if guard.password is not None:
+            params.append(guard.password)
         if guard.session_key is not None:
             params += [guard.session_key, _at(guard.now)]
     values = None

@@ -71,7 +71,11 @@ def bot_hint(match_id: int, version: int) -> None:
     services.hint_work(match_id=match_id, version=version)
 
 
-@shared_task(ignore_result=True)
-def bot_move(match_id: int, game: int, ply: int) -> bool:
-    """The computer's move (queue ``bots``)."""
-    return services.bot_turn(match_id=match_id, game=game, ply=ply, now=timing.now)
+@shared_task(bind=True, ignore_result=True, max_retries=None)
+def bot_move(self, match_id: int, game: int, ply: int) -> bool:
+    """The computer's move (queue ``bots``); again a moment later while another move of
+    the table is being worked out."""
+    played = services.bot_turn(match_id=match_id, game=game, ply=ply, now=timing.now)
+    if played is None:
+        raise self.retry(countdown=0.2)
+    return played

@@ -1,13 +1,14 @@
 from django.urls import path
 
+import config.converters  # noqa: F401 (the "id" converter)
 from games import views
 
 urlpatterns = [
-    path("match/<int:match_id>/", views.table, name="table"),
+    path("match/<id:match_id>/", views.table, name="table"),
     path("t/<str:token>/", views.table_private, name="table_private"),
-    path("match/<int:match_id>/steps/", views.steps, name="table_steps"),
+    path("match/<id:match_id>/steps/", views.steps, name="table_steps"),
     path("t/<str:token>/steps/", views.steps, name="table_private_steps"),
-    path("match/<int:match_id>/record.txt", views.record, name="table_record"),
+    path("match/<id:match_id>/record.txt", views.record, name="table_record"),
     path("t/<str:token>/record.txt", views.record, name="table_private_record"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import access, selectors
+from games import access, selectors, timing
 from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
@@ -61,6 +61,15 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
         seated = request.user.is_authenticated and any(
             s.member_id == request.user.pk for s in seats
         )
+        # Joining would make a pair that has played its rated matches for the day.
+        unrated_if_joined = (
+            match.rated
+            and request.user.is_authenticated
+            and not seated
+            and access.rated_pairs_full(
+                [s.member_id for s in seats] + [request.user.pk], now=timing.now()
+            )
+        )
         return render(
             request,
             "games/waiting.html",
@@ -69,6 +78,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
                 "seats": seats,
                 "free": VARIANTS[match.variant].seats - len(seats),
                 "seated": seated,
+                "unrated_if_joined": unrated_if_joined,
                 "host": request.user.is_authenticated and match.created_by_id == request.user.pk,
                 "can_fill": not match.rated and VARIANTS[match.variant].seats >= 3,
                 "topic": TOPICS[match.variant],

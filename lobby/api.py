@@ -128,7 +128,8 @@ def _match_etag(request: HttpRequest, key: str) -> str | None:
 
 def _find(key: str) -> Match | None:
     """A public match by id, any by its token; None for a table still waiting."""
-    found = api_match(match_id=int(key)) if key.isdigit() else api_match(token=key)
+    by_id = key.isascii() and key.isdigit() and len(key) <= 18
+    found = api_match(match_id=int(key)) if by_id else api_match(token=key)
     return None if found is None or found.status == Match.Status.WAITING else found
 
 

@@ -1,28 +1,29 @@
 from django.urls import path
 
+import config.converters  # noqa: F401 (the "id" converter)
 from lobby import api, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("lobby/lists/", views.lists, name="lobby_lists"),
     path("tables/", views.table_create, name="table_create"),
-    path("tables/<int:match_id>/join/", views.table_join, name="table_join"),
-    path("tables/<int:match_id>/leave/", views.table_leave, name="table_leave"),
-    path("tables/<int:match_id>/cancel/", views.table_cancel, name="table_cancel"),
+    path("tables/<id:match_id>/join/", views.table_join, name="table_join"),
+    path("tables/<id:match_id>/leave/", views.table_leave, name="table_leave"),
+    path("tables/<id:match_id>/cancel/", views.table_cancel, name="table_cancel"),
     path("t/<str:token>/join/", views.private_join, name="private_join"),
     path("t/<str:token>/leave/", views.private_leave, name="private_leave"),
     path("t/<str:token>/cancel/", views.private_cancel, name="private_cancel"),
     path("play/<str:variant>/", views.play_now, name="play_now"),
     path("practice/", views.practice, name="practice"),
-    path("tables/<int:match_id>/bots/", views.table_bots, name="table_bots"),
+    path("tables/<id:match_id>/bots/", views.table_bots, name="table_bots"),
     path("t/<str:token>/bots/", views.private_bots, name="private_bots"),
     path("@/<str:username>/", views.profile, name="profile"),
     path("@/<str:username>/challenge/", views.challenge, name="challenge"),
-    path("challenges/<int:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
+    path("challenges/<id:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path(
-        "challenges/<int:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
+        "challenges/<id:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
-    path("challenges/<int:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("challenges/<id:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("api/variants/", api.variants, name="api_variants"),
     path("api/tables/", api.tables, name="api_tables"),
     path("api/matches/<str:key>/", api.match, name="api_match"),

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts.selectors import member_by_username
 from games import services as table_services
 from games import timing
+from games.access import rated_pairs_full
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.services import match_url
@@ -252,5 +253,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "can_challenge": request.user.is_authenticated
             and request.user.pk != member.pk
             and member.accepts_challenges,
+            # Rated matches between the two are used up for the day: a challenge is unrated.
+            "rated_pair_full": request.user.is_authenticated
+            and rated_pairs_full([request.user.pk, member.pk], now=timing.now()),
         },
     )

@@ -26,6 +26,7 @@ def chat_post(
     text: str,
     now: datetime,
     session_key: str | None = None,
+    password: str | None = None,
 ) -> ChatMessage:
     """Post a chat message. During rated matches spectators chat among themselves.
 
@@ -41,6 +42,8 @@ def chat_post(
             raise Revoked(member_events.CLOSE_ACCOUNT_DELETED)
         if session_key is not None and not member_session_valid(session_key, now):
             raise Revoked(member_events.CLOSE_SESSION_ENDED)
+        if password is not None and member.password != password:
+            raise Revoked(member_events.CLOSE_SESSION_ENDED)  # changed since the socket opened
         if member.is_banned(now):
             raise Revoked(member_events.CLOSE_BANNED)
         if member.is_chat_muted(now):

@@ -153,6 +153,7 @@ def match_bump(
         state.current.position,
         deadline=match.deadline,
         aborters=public.abortable(state),
+        players=[row.member_id for row in seats],
     )
     changed = {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}
     store.match_save(match, changed, move=move, guard=guard)

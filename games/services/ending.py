@@ -23,12 +23,17 @@ from games.services.seating import match_create
 
 
 def match_claim(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
     present socket for a minute, or at a no-clock table no move for five minutes."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
         seat = player_seat_or_error(seats, user, now=now)
         state = store.engine_state(match)
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
@@ -58,12 +63,17 @@ def match_abort(*, match_id: int, now: datetime) -> Match:
 
 
 def match_abort_unplayed(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """A player aborts the match before their side has moved in game 1 (SPEC §3, the
     Abort button): no result, no rating. Afterwards ``not_allowed``."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
         seat = player_seat_or_error(seats, user, now=now)
         state = store.engine_state(match)
         if not state.can_abort or state.side_moved(seat):
@@ -95,12 +105,17 @@ def member_matches_end(*, member_id: int, now: datetime) -> int:
 
 
 def rematch_offer(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """Offer or accept a rematch; when every player accepts within the window a new match
     with the same variant, clock and seats (a new board) starts."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status != Match.Status.FINISHED:
             raise TableError("not_allowed", _("A rematch can be offered once the match is over."))

@@ -11,6 +11,7 @@ the lock like any other.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from django.db import transaction
@@ -36,6 +37,7 @@ def move_play(
     received_at: datetime,
     session_key: str | None = None,
     version: int | None = None,
+    password: str | None = None,
 ) -> Match:
     """Play ``color`` for the user's seat if ``ply`` is the number of moves already played
     in the current game; otherwise ``stale`` and nothing changes. A move received after
@@ -44,11 +46,13 @@ def move_play(
     match's version the mover last saw; when this process committed that very version
     last, the move is worked out from what it kept (``store.kept_table``)."""
     if version is not None:
-        played = _play_kept(match_id, user, ply, color, received_at, session_key, version)
+        played = _play_kept(match_id, user, ply, color, received_at, session_key, version, password)
         if played is not None:
             return played
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=received_at)
+        match, seats = locked_table(
+            match_id, session_key=session_key, now=received_at, password=password
+        )
         seat = player_seat_or_error(seats, user, now=received_at)
         played = _play(match, seats, seat, ply, color, received_at)
     if played is None:
@@ -64,6 +68,7 @@ def _play_kept(
     received_at: datetime,
     session_key: str | None,
     version: int,
+    password: str | None,
 ) -> Match | None:
     """``move_play`` from the version this process kept, without the lock; None when
     that cannot be: the lock's way then decides, refusals included (what was kept says
@@ -72,7 +77,7 @@ def _play_kept(
     if kept is None or user is None or not user.is_authenticated:
         return None
     match, seats = kept
-    guard = store.Guard(version, user.pk, session_key, received_at)
+    guard = store.Guard(version, user.pk, session_key, received_at, password)
     try:
         with store.guarded():
             seat = player_seat_or_error(seats, user)
@@ -81,9 +86,19 @@ def _play_kept(
         return None
 
 
-def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datetime) -> bool:
+def bot_move(
+    *,
+    match_id: int,
+    seat: int,
+    ply: int,
+    color: int | str,
+    now: datetime,
+    began_at: datetime | None = None,
+) -> bool:
     """The computer plays ``color`` for ``seat`` if that seat is still to move at ``ply``
-    (a takeback or a flag may have come first). Returns whether it played."""
+    (a takeback or a flag may have come first). ``began_at``: when the worker began the
+    move; the computer's clock runs from then, not from when the task was queued (SPEC
+    §3). Returns whether it played."""
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_for(match_id)
@@ -95,6 +110,11 @@ def bot_move(*, match_id: int, seat: int, ply: int, color: int | str, now: datet
             or state.current.position.to_move != seat
         ):
             return False
+        if began_at is not None and match.clock_state:
+            clock = Clock.from_dict(match.clock_state)
+            began_ms = timing.ms(began_at)
+            if clock.running == seat and clock.since_ms is not None and clock.since_ms < began_ms:
+                match.clock_state = replace(clock, since_ms=began_ms).to_dict()
         return _play(match, seats, seat, ply, color, now) is not None
 
 
@@ -154,34 +174,61 @@ def _play(
 
 
 def match_ready(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """The player is ready for the next game; it starts when every player is."""
-    return _player_event(match_id, user, MatchState.ready_for_next, now, session_key)
+    return _player_event(match_id, user, MatchState.ready_for_next, now, session_key, password)
 
 
 def game_resign(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """Give up the current game only; the next game is still played."""
-    return _player_event(match_id, user, MatchState.resign_game, now, session_key)
+    return _player_event(match_id, user, MatchState.resign_game, now, session_key, password)
 
 
 def match_resign(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """Give up the match (three or four seats: leave it, the others play on)."""
-    return _player_event(match_id, user, MatchState.resign_match, now, session_key)
+    return _player_event(match_id, user, MatchState.resign_match, now, session_key, password)
+
+
+RESIGNATIONS = (MatchState.resign_game, MatchState.resign_match)
 
 
 def _player_event(
-    match_id: int, user: User, event: Callable, now: datetime, session_key: str | None
+    match_id: int,
+    user: User,
+    event: Callable,
+    now: datetime,
+    session_key: str | None,
+    password: str | None = None,
 ) -> Match:
     """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now)
+        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
         state = store.engine_state(match)
+        if event in RESIGNATIONS and state.can_abort:
+            # Before every seat has moved in game 1 a resignation aborts the match
+            # (SPEC §3): nobody gains rating from a match that was never played.
+            return state_commit(match, seats, state, engine_event(state.abort), now=now)
         return state_commit(match, seats, state, engine_event(event, state, seat), now=now)

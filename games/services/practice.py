@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -19,7 +20,7 @@ from games.engine.bots import LEVELS, TIME_LIMIT, choose
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
 from games.models import Match, Move, Seat
-from games.services.commit import engine_event, state_commit
+from games.services.commit import ACTIVE, engine_event, state_commit
 from games.services.playing import bot_move
 from games.services.seating import match_create
 
@@ -38,6 +39,13 @@ def practice_start(
         raise TableError("invalid", _("There is no such practice board."))
     if level not in LEVELS:
         raise TableError("invalid", _("The computer plays at levels 1 to 4."))
+    in_play = Match.objects.filter(practice=True, status__in=ACTIVE, seats__member=member).count()
+    if in_play >= settings.PRACTICE_TABLES_PER_MEMBER:
+        raise TableError(
+            "limit",
+            _("You already have %(count)d practice tables in play: finish or resign one first.")
+            % {"count": settings.PRACTICE_TABLES_PER_MEMBER},
+        )
     bot_seat = 1 if member_starts else 0
     return match_create(
         variant=board,
@@ -51,10 +59,13 @@ def practice_start(
     )
 
 
-def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime]) -> bool:
-    """Choose the computer's move outside any lock (it takes up to a second), then play it
-    if the game is still where it was. ``now`` is called when the move is made, so the
-    thinking costs the computer's clock."""
+def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime]) -> bool | None:
+    """Choose the computer's move outside any lock (it takes up to its time limit), then
+    play it if the game is still where it was. The computer's clock runs from when the
+    worker begins (its wait in the queue is never charged to it) to when the move is made
+    (``now`` is called then). At most one move is worked out at a time per table: None
+    when another is under way (the task tries again)."""
+    began = now()
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not match.state:
         return False
@@ -66,10 +77,18 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
     level = Seat.objects.filter(match=match, seat=seat).values_list("bot_level", flat=True).first()
     if not level:
         return False
-    # A new seed every move: two computers must not repeat each other forever.
-    seed = match.seed + 1000 * game + ply
-    colour = choose(current.position, level, seed=seed, time_limit=TIME_LIMIT)
-    return bot_move(match_id=match_id, seat=seat, ply=ply, color=colour, now=now())
+    running = f"bot-running:{match_id}"
+    if not cache.add(running, ply, timeout=TIME_LIMIT * 10):
+        return None
+    try:
+        # A new seed every move: two computers must not repeat each other forever.
+        seed = match.seed + 1000 * game + ply
+        colour = choose(current.position, level, seed=seed, time_limit=TIME_LIMIT)
+        return bot_move(
+            match_id=match_id, seat=seat, ply=ply, color=colour, now=now(), began_at=began
+        )
+    finally:
+        cache.delete(running)
 
 
 def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:
@@ -79,7 +98,12 @@ def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:
 
 
 def practice_hint(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> dict | None:
     """The colour the strongest computer level would choose for the player now, and the
     cells it takes; changes nothing. Worked out on the ``bots`` queue like the computer's
@@ -89,7 +113,7 @@ def practice_hint(
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
-    seats = seats_for(match_id, session_key=session_key, now=now)
+    seats = seats_for(match_id, session_key=session_key, now=now, password=password)
     seat = _practice_seat(match, seats, user, now)
     state = MatchState.from_dict(match.state)
     if state.status != PLAYING or state.current.position.to_move != seat:
@@ -135,13 +159,18 @@ def hint_work(*, match_id: int, version: int) -> dict | None:
 
 
 def practice_takeback(
-    *, match_id: int, user: User, now: datetime, session_key: str | None = None
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
 ) -> Match:
     """Undo the player's last move and the computer's answer (only the player's move if
     the computer has not answered yet)."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=now)
+        seats = seats_for(match_id, session_key=session_key, now=now, password=password)
         seat = _practice_seat(match, seats, user, now)
         state = MatchState.from_dict(match.state)
         game = state.current

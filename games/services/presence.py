@@ -13,6 +13,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -20,7 +21,7 @@ from games import store, timing
 from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
 from games.models import Match, Presence, Seat
-from games.services.commit import match_bump
+from games.services.commit import ACTIVE, match_bump
 
 
 def _horizon(now: datetime) -> datetime:
@@ -28,11 +29,18 @@ def _horizon(now: datetime) -> datetime:
 
 
 def socket_open(
-    *, channel_name: str, member: User | None, match_id: int | None, now: datetime
+    *,
+    channel_name: str,
+    member: User | None,
+    match_id: int | None,
+    now: datetime,
+    client: str | None = None,
 ) -> int | None:
     """A socket opened (at a table, or on another page when ``match_id`` is None). Returns
     the member's seat at that table. A member holds at most ``SOCKETS_PER_TABLE`` sockets
-    at one table and ``SOCKETS_PER_MEMBER`` in all (``too_many_sockets``)."""
+    at one table and ``SOCKETS_PER_MEMBER`` in all; a visitor, by their address
+    (``client``), ``VISITOR_SOCKETS_PER_TABLE`` and ``VISITOR_SOCKETS``, and a table takes
+    at most ``VISITORS_PER_TABLE`` visitors' sockets (``too_many_sockets``)."""
     with transaction.atomic():
         seat = None
         if match_id is not None:
@@ -42,7 +50,8 @@ def socket_open(
             seat = seat_of(seats, member)
         opening = dict(channel_name=channel_name, match_id=match_id, seat=seat, now=now)
         if member is None or not member.is_authenticated:
-            _presence_store(**opening, member_id=None)  # a visitor's socket: no caps
+            _visitor_caps_check(client, match_id, _horizon(now))
+            _presence_store(**opening, member_id=None, client=client)
             return seat
         caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
         if not store.presence_open(
@@ -59,15 +68,33 @@ def _presence_store(
     match_id: int | None,
     seat: int | None,
     now: datetime,
+    client: str | None = None,
 ) -> None:
     Presence.objects.create(
         channel_name=channel_name,
         member_id=member_id,
         match_id=match_id,
         seat=seat,
+        client=client,
         opened_at=now,
         last_seen=now,
     )
+
+
+def _visitor_caps_check(client: str | None, match_id: int | None, horizon: datetime) -> None:
+    """Refuse a visitor's socket over its address's caps or the table's."""
+    live = Presence.objects.filter(member=None, closed=False, last_seen__gt=horizon)
+    mine = live.filter(client=client) if client else live.none()
+    counts = mine.aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
+    full = counts["anywhere"] >= settings.VISITOR_SOCKETS or (
+        match_id is not None
+        and (
+            counts["here"] >= settings.VISITOR_SOCKETS_PER_TABLE
+            or live.filter(match_id=match_id).count() >= settings.VISITORS_PER_TABLE
+        )
+    )
+    if full:
+        raise TableError("too_many_sockets", _("Too many pages are open here."))
 
 
 def socket_seen(*, channel_name: str, now: datetime) -> None:
@@ -92,41 +119,48 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         except TableError:
             return False
         horizon = _horizon(now)
+        # Whose each socket is, not the seat it opened at: seats change while a table
+        # waits (someone leaves, the match starts in the final order).
         sockets = [
-            (seat, seen, closed or seen <= horizon, name)
-            for name, seat, seen, closed in Presence.objects.filter(match_id=match_id).values_list(
-                "channel_name", "seat", "last_seen", "closed"
-            )
+            (member, seen, closed or seen <= horizon, name)
+            for name, member, seen, closed in Presence.objects.filter(
+                match_id=match_id
+            ).values_list("channel_name", "member_id", "last_seen", "closed")
         ]
         gone = [name for _, _, is_gone, name in sockets if is_gone]
         if gone:  # read once: how long a seat has been left is known from here on
             Presence.objects.filter(channel_name__in=gone).delete()
         changed = False
+        players = {row.member_id for row in seats if row.member_id is not None}
         for index, row in enumerate(seats):
-            if row.bot_level:
-                continue  # the computer is always there
-            connected = any(not is_gone and seat == row.seat for seat, _, is_gone, _ in sockets)
+            if row.bot_level or row.member_id is None:
+                continue  # the computer is always there; a deleted member never
+            mine = [
+                (seen, is_gone) for member, seen, is_gone, _ in sockets if member == row.member_id
+            ]
+            connected = any(not is_gone for _, is_gone in mine)
             if connected == row.connected:
                 continue
             # Absent since its last socket closed, or since a dead socket's last message.
             absent_since = None
             if not connected:
-                absent_since = max(
-                    (seen for seat, seen, is_gone, _ in sockets if is_gone and seat == row.seat),
-                    default=now,
-                )
+                absent_since = max((seen for seen, is_gone in mine if is_gone), default=now)
             Seat.objects.filter(match_id=match_id, seat=row.seat).update(
                 connected=connected, absent_since=absent_since
             )
             seats[index] = row._replace(connected=connected, absent_since=absent_since)
             changed = True
-        spectators = sum(1 for seat, _, is_gone, _ in sockets if not is_gone and seat is None)
+        spectators = sum(
+            1 for member, _, is_gone, _ in sockets if not is_gone and member not in players
+        )
         if spectators != match.spectators:
             match.spectators = spectators
             changed = True
-        if changed and match.state:
+        if changed and match.state and match.status in ACTIVE:
             match_bump(match, seats, store.engine_state(match), now=now, fields={"spectators"})
         elif changed:
+            # A table that waits or has ended: no new version (visitors coming and going
+            # must not make a finished match's record, and its caches, change).
             match.save(update_fields=["spectators"])
         return changed
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import events
 from games import state as public
+from games.access import rated_pairs_full
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import PRESETS
@@ -88,6 +89,11 @@ def match_create(
     if any(member.is_banned(now) for member in members):
         raise TableError("invalid", _("A banned member cannot play."))
     with transaction.atomic():
+        if rated and rated_pairs_full([m.pk for m in members], now=now):
+            rated = False  # the table said so before it started
+            if table is not None:
+                table.rated = False
+                table.save(update_fields=["rated"])
         if table is None:
             seed = secrets.randbits(31) if seed is None else seed
             match = Match.objects.create(

@@ -99,7 +99,7 @@ async def connect():
     sockets = []
 
     async def open_socket(match, user=None, *, origin=b"http://testserver", lang="") -> Socket:
-        headers = [(b"origin", origin)] if origin else []
+        headers = [(b"host", b"testserver"), *([(b"origin", origin)] if origin else [])]
         if user is not None:
             client = Client()
             await sync_to_async(client.force_login)(user)

@@ -313,13 +313,35 @@ async def test_socket_without_origin_is_refused(fast_table):
     await communicator.disconnect()
 
 
+@pytest.mark.parametrize(
+    "origin",
+    [b"http://testserver:9999", b"https://testserver", b"http://evil.example", b"null"],
+)
+async def test_a_socket_from_another_origin_is_refused(fast_table, origin):
+    """Origin is compared by scheme, host and port with the site's own (SPEC §9)."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/table/{fast_table.pk}/",
+        headers=[(b"host", b"testserver"), (b"origin", origin)],
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
+
+
 async def test_unknown_table(db, alice):
     from channels.testing import WebsocketCommunicator
 
     from config.asgi import application
 
     communicator = WebsocketCommunicator(
-        application, "/ws/table/999999/", headers=[(b"origin", b"http://testserver")]
+        application,
+        "/ws/table/999999/",
+        headers=[(b"host", b"testserver"), (b"origin", b"http://testserver")],
     )
     connected, _ = await communicator.connect()
     assert connected

@@ -28,7 +28,11 @@ async def raw_socket(match, user):
     communicator = WebsocketCommunicator(
         application,
         f"/ws/table/{match.pk}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+        headers=[
+            (b"host", b"testserver"),
+            (b"origin", b"http://testserver"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+        ],
     )
     connected, _ = await communicator.connect()
     assert connected
