@@ -1,13 +1,19 @@
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.urls import translate_url
+from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
+from accounts.names import mixed_scripts, skeleton
 from accounts.views import banned_response
 
 # Failed logins (SPEC §9 hardening): per name and address, and per name alone with a
@@ -26,6 +32,25 @@ def _failure_keys(request: HttpRequest, credentials: dict) -> tuple[str, str]:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """A name is refused when it is written in compatibility forms (full width, say),
+        mixes scripts, or looks like a reserved name or a member's (``accounts.names``)."""
+        username = super().clean_username(username, shallow=shallow)
+        if unicodedata.normalize("NFKC", username) != username:
+            raise ValidationError(_("Write the name with ordinary letters and digits."))
+        if mixed_scripts(username):
+            raise ValidationError(
+                _("A name may not mix alphabets (Latin and Cyrillic letters, say).")
+            )
+        look = skeleton(username)
+        if look in {skeleton(name) for name in settings.ACCOUNT_USERNAME_BLACKLIST}:
+            raise ValidationError(_("This name is reserved. Please choose another."))
+        if not shallow and User.objects.filter(name_skeleton=look).exists():
+            raise ValidationError(
+                _("This name looks too much like a member's name. Please choose another.")
+            )
+        return username
+
     def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
         pair, name = _failure_keys(request, credentials)
         if (

@@ -31,6 +31,9 @@ class User(AbstractUser):
         help_text=_("Let other members challenge you to a match."),
     )
 
+    #: what the name looks like (accounts/names.py): no two members share one
+    name_skeleton = models.CharField(max_length=300, blank=True, db_index=True, editable=False)
+
     #: the last moment one of the member's pages was open (kept by the games' sockets)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
 
@@ -72,3 +75,11 @@ class User(AbstractUser):
         if self.chat_muted_at is None:
             return False
         return self.chat_muted_until is None or self.chat_muted_until > (now or timezone.now())
+
+    def save(self, *args, **kwargs) -> None:
+        from accounts.names import skeleton
+
+        self.name_skeleton = skeleton(self.username)
+        if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_skeleton"}
+        super().save(*args, **kwargs)

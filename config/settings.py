@@ -239,6 +239,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.rematches_lapse",
         "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
     },
+    "ratings-catch-up": {"task": "ratings.tasks.ratings_catch_up", "schedule": 60.0},
     "hosts-gone": {
         "task": "lobby.tasks.hosts_gone_withdraw",
         "schedule": env_float("HOSTS_GONE_SWEEP_SECONDS", 30),
@@ -264,6 +265,7 @@ PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
 
 # --- Tables and challenges (SPEC §10) ---------------------------------------------------
 WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
+LOBBY_ACTIONS_PER_MINUTE = 10  # tables and challenges a member opens or cancels a minute
 # Practice tables a member may have in play at once.
 PRACTICE_TABLES_PER_MEMBER = 2
 # Rated matches two members may play together in 24 hours; later ones are unrated.

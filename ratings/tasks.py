@@ -18,3 +18,9 @@ def rating_update(match_id: int) -> int:
 def scale_recalculate(scale: str, from_match_id: int | None = None) -> int:
     """Recompute a scale from ``from_match_id`` on (from its first match when None)."""
     return updates.scale_recalculate(scale=scale, from_match_id=from_match_id)
+
+
+@shared_task(ignore_result=True)
+def ratings_catch_up() -> int:
+    """Every minute (beat): rate what was recorded and not rated (a lost update)."""
+    return updates.scales_catch_up()

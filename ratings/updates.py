@@ -80,6 +80,22 @@ def match_rating_update(*, match_id: int, progress: Progress | None = None) -> i
     return _replay(scale, start, progress)
 
 
+def scales_catch_up() -> int:
+    """Rate whatever was recorded and not rated yet (a beat sweep): an update whose task
+    was lost with a worker or the broker is made here, and one that comes after later
+    matches of its scale replays the scale from it on, as an annulment does. Returns the
+    matches rated."""
+    rated = 0
+    dirty = RatedMatch.objects.filter(DIRTY).values_list("scale", flat=True).distinct()
+    for scale in sorted(set(dirty)):
+        with transaction.atomic():
+            scale_lock(scale)
+            start = _first_dirty(scale)
+            if start is not None:
+                rated += _replay(scale, start, None)
+    return rated
+
+
 @transaction.atomic
 def scale_recalculate(
     *, scale: str, from_match_id: int | None = None, progress: Progress | None = None

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -17,7 +18,7 @@ from games.engine import VARIANTS
 from games.errors import TableError
 from games.models import Challenge, Match
 from games.services import match_create, table_settings_check
-from lobby.services.members import member_check, waiting_limit_check
+from lobby.services.members import lobby_rate_check, member_check, waiting_limit_check
 
 
 def challenge_send(
@@ -44,6 +45,7 @@ def challenge_send(
     if not challenged.accepts_challenges:
         raise TableError("not_allowed", _("This member does not accept challenges."))
     with transaction.atomic():
+        lobby_rate_check(challenger, now)
         waiting_limit_check(challenger)
         if Challenge.objects.filter(
             challenger=challenger,
@@ -62,9 +64,15 @@ def challenge_send(
             created_at=now,
             expires_at=now + timedelta(seconds=settings.CHALLENGE_SECONDS),
         )
-        transaction.on_commit(
-            partial(events.member_notify, challenged.pk, challenge_notice(challenge))
+        # One toast per challenger and challenged member at a time: a loop of challenges
+        # and cancels refreshes the lobby, not a toast each.
+        told = f"challenge-told:{challenger.pk}:{challenged.pk}"
+        notice = (
+            challenge_notice(challenge)
+            if cache.add(told, 1, timeout=settings.CHALLENGE_SECONDS)
+            else {"kind": "challenges"}
         )
+        transaction.on_commit(partial(events.member_notify, challenged.pk, notice))
         transaction.on_commit(partial(events.member_notify, challenger.pk, {"kind": "challenges"}))
         # The worker ends it when its time is over, and both are told (beat sweeps too).
         transaction.on_commit(
@@ -166,6 +174,7 @@ def challenge_cancel(*, challenge_id: int, member: User, now: datetime) -> Chall
         challenge = _pending(challenge_id, now)
         if challenge.challenger_id != member.pk:
             raise TableError("not_found", _("This challenge does not exist."))
+        lobby_rate_check(member, now)
         _answer(challenge, Challenge.Status.CANCELLED, now)
         transaction.on_commit(
             partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -33,4 +34,17 @@ def waiting_limit_check(member: User) -> None:
                 "before opening another."
             )
             % {"limit": limit},
+        )
+
+
+def lobby_rate_check(member: User, now: datetime) -> None:
+    """At most ``LOBBY_ACTIONS_PER_MINUTE`` tables and challenges opened or cancelled by a
+    member in a minute: a loop of them would flood everyone's lobby and notices."""
+    key = f"lobby-actions:{member.pk}:{int(now.timestamp() // 60)}"
+    cache.add(key, 0, timeout=120)
+    if cache.incr(key) > settings.LOBBY_ACTIONS_PER_MINUTE:
+        raise TableError(
+            "rate_limited",
+            _("Slow down: at most %(limit)d tables and challenges a minute.")
+            % {"limit": settings.LOBBY_ACTIONS_PER_MINUTE},
         )

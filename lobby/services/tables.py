@@ -20,7 +20,7 @@ from games.engine.bots import LEVELS
 from games.errors import TableError
 from games.models import Match, Seat
 from games.services import match_create, table_settings_check
-from lobby.services.members import member_check, waiting_limit_check
+from lobby.services.members import lobby_rate_check, member_check, waiting_limit_check
 from ratings.selectors import current_ratings
 
 RATING_WINDOW = 300  # Play now joins a host within this many points (SPEC §10)
@@ -44,6 +44,7 @@ def table_open(
         variant=variant, clock=clock, rated=rated, single_game=single_game
     )
     with transaction.atomic():
+        lobby_rate_check(host, now)
         waiting_limit_check(host)
         match = _new_table(
             variant=variant, clock=clock, single=single, rated=rated, private=private, host=host
@@ -141,6 +142,7 @@ def table_cancel(
         match = _waiting_table(match_id=match_id, token=token)
         if match.created_by_id != member.pk:
             raise TableError("not_allowed", _("Only the member who opened a table can cancel it."))
+        lobby_rate_check(member, now)
         table_remove(match)
 
 
