@@ -8,7 +8,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import member_banned, member_deleting
-        from games.services import member_leave_all
+        from games.services import member_leave_all, member_seats_renamed
 
         member_deleting.connect(member_leave_all, dispatch_uid="games-member-leave-all")
+        member_deleting.connect(member_seats_renamed, dispatch_uid="games-member-seats-renamed")
         member_banned.connect(member_leave_all, dispatch_uid="games-member-banned")

@@ -197,8 +197,26 @@ def member_leave_all(*, member: User, **kwargs) -> None:
     member_matches_end(member_id=member.pk, now=timing.now())
 
 
+def member_seats_renamed(*, member: User, **kwargs) -> None:
+    """A member deletes their account (inside that transaction): once it is gone, the
+    tables of theirs that someone is watching show the seat as "deleted member" at once
+    (a new version each; ended tables are not bumped otherwise)."""
+    watched = list(
+        Match.objects.filter(seats__member_id=member.pk, presences__isnull=False)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+
+    def refresh() -> None:
+        for match_id in watched:
+            table_refresh(match_id=match_id, now=timing.now())
+
+    transaction.on_commit(refresh)
+
+
 def table_refresh(*, match_id: int, now: datetime) -> Match:
-    """Send the table's state again with a new version (its ratings moved)."""
+    """Send the table's state again with a new version (its ratings moved, a seat's
+    member left the site)."""
     with transaction.atomic():
         match = locked_match(match_id)
         if not match.state:

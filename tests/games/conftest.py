@@ -41,6 +41,15 @@ def fast_table(new_table, alice, bob):
     return new_table("fast", [alice, bob])
 
 
+@pytest.fixture
+def under_way(fast_table, alice, bob):
+    """The fast table after a move each: a resignation there is one, not an abort (SPEC §3)."""
+    from tests.moves import play_opening
+
+    play_opening(fast_table, [alice, bob], now=T0)
+    return fast_table
+
+
 def position_of(match) -> Position:
     from games.engine.match import MatchState
 

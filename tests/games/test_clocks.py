@@ -22,6 +22,7 @@ from games.models import Match, Move
 from tests import timeshift
 from tests.conftest import needs_services
 from tests.games.conftest import T0, legal_colour
+from tests.moves import play_opening
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -156,6 +157,7 @@ def test_no_first_move_aborts_the_match(worker, new_table, alice, bob):
 
 def test_game_two_starts_after_the_ready_timeout(worker, new_table, alice, bob):
     match = new_table("fast", [alice, bob], clock="3+2")
+    play_opening(match, [alice, bob])
     services.game_resign(match_id=match.pk, user=alice, now=timeshift.now())
     assert fresh(match).status == "between_games"
     timeshift.advance(61)

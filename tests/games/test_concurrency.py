@@ -108,12 +108,12 @@ def test_the_lock_reads_seats_as_the_previous_holder_committed_them(fast_table, 
 
 @pytest.mark.postgres
 def test_the_lock_function_returns_every_column_of_the_match():
-    """``games_table_locked`` (migration 0009) lists the match's columns itself: a column
+    """``games_table_locked`` (migration 0010) lists the match's columns itself: a column
     added to ``Match`` needs a migration that replaces the function."""
     from games.models import Match
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT * FROM games_table_locked(0, NULL, NULL, NULL)")
+        cursor.execute("SELECT * FROM games_table_locked(0, NULL, NULL, NULL, NULL)")
         columns = [column.name for column in cursor.description]
     match_columns = [f.column for f in Match._meta.concrete_fields if f.column != "board"]
     assert [c for c in columns if not c.startswith("seat_")] == match_columns

@@ -179,8 +179,8 @@ async def test_refused_move(connect, fast_table, alice, bob, carol, who, move, c
     await assert_unchanged(fast_table, version, socket)
 
 
-async def test_move_after_the_game_is_over(connect, fast_table, alice, bob):
-    a = await connect(fast_table, alice)
+async def test_move_after_the_game_is_over(connect, under_way, alice, bob):
+    a = await connect(under_way, alice)
     await a.send({"type": "resign", "scope": "game"})
     state = await a.state_where(lambda s: s["match"]["status"] == "between_games")
     assert state["games"][0]["reason"] == "resigned"
@@ -188,12 +188,12 @@ async def test_move_after_the_game_is_over(connect, fast_table, alice, bob):
     version = state["version"]
     await a.send({"type": "move", "color": 1, "ply": state["game"]["ply"]})
     assert (await a.receive_type("error"))["code"] == "game_over"
-    assert await version_of(fast_table) == version
+    assert await version_of(under_way) == version
 
 
-async def test_ready_starts_game_two(connect, fast_table, alice, bob):
-    a = await connect(fast_table, alice)
-    b = await connect(fast_table, bob)
+async def test_ready_starts_game_two(connect, under_way, alice, bob):
+    a = await connect(under_way, alice)
+    b = await connect(under_way, bob)
     await a.send({"type": "resign", "scope": "game"})
     await b.state_where(lambda s: s["match"]["status"] == "between_games")
     await a.send({"type": "ready"})
@@ -211,8 +211,8 @@ async def test_ready_while_playing_is_not_allowed(connect, fast_table, alice):
     assert (await a.receive_type("error"))["code"] == "not_allowed"
 
 
-async def test_resign_match(connect, fast_table, alice, bob):
-    a = await connect(fast_table, alice)
+async def test_resign_match(connect, under_way, alice, bob):
+    a = await connect(under_way, alice)
     await a.send({"type": "resign", "scope": "match"})
     state = await a.state_where(lambda s: s["match"]["status"] == "finished")
     assert state["match"]["result"] == {"winners": ["B"], "reason": "resigned"}
@@ -288,9 +288,9 @@ async def _drain(socket):
     return messages
 
 
-async def test_rematch_moves_everyone_to_the_new_match(connect, fast_table, alice, bob):
-    a = await connect(fast_table, alice)
-    b = await connect(fast_table, bob)
+async def test_rematch_moves_everyone_to_the_new_match(connect, under_way, alice, bob):
+    a = await connect(under_way, alice)
+    b = await connect(under_way, bob)
     await a.send({"type": "resign", "scope": "match"})
     await b.state_where(lambda s: s["match"]["status"] == "finished")
     await a.send({"type": "rematch"})

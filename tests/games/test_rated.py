@@ -13,9 +13,11 @@ from ratings import tasks as rating_tasks
 from ratings.models import Pairing, RatedMatch, RatingChange
 from tests.conftest import needs_services
 from tests.games.conftest import T0
+from tests.moves import play_opening
 
 
 def finish_by_resignation(match, loser):
+    play_opening(match, [seat.member for seat in match.seats.order_by("seat")], now=T0)
     services.match_resign(match_id=match.pk, user=loser, now=T0)
 
 
@@ -55,6 +57,7 @@ def test_unrated_and_aborted_matches_hand_nothing(new_table, alice, bob, carol):
 def test_four_players_and_pairs_are_recorded_pairwise(new_table, make_member, variant, pairs):
     members = [make_member(name) for name in ("p1", "p2", "p3", "p4")]
     match = new_table(variant, members, clock="5+3", rated=True)
+    play_opening(match, members, now=T0)
     services.match_resign(match_id=match.pk, user=members[0], now=T0)
     if variant == "four":  # the others play on; two more leave and the last one wins
         services.match_resign(match_id=match.pk, user=members[1], now=T0)

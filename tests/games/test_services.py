@@ -7,6 +7,7 @@ from games.engine import VARIANTS
 from games.errors import TableError
 from games.models import ChatMessage, Game, Match, Move
 from tests.games.conftest import T0, forbidden_colour, legal_colour, position_of
+from tests.moves import play_opening
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +147,7 @@ def test_next_game_starts_sixty_seconds_after_game_one(fast_table, alice, bob):
 
 
 def test_resign_game_then_match(fast_table, alice, bob):
+    play_opening(fast_table, [alice, bob], now=T0)
     services.game_resign(match_id=fast_table.pk, user=alice, now=T0)
     fast_table.refresh_from_db()
     assert fast_table.status == Match.Status.BETWEEN_GAMES
@@ -165,6 +167,7 @@ def test_ready_outside_the_break_is_not_allowed(fast_table, alice):
 
 
 def test_rematch_needs_everyone_within_sixty_seconds(fast_table, alice, bob):
+    play_opening(fast_table, [alice, bob], now=T0)
     services.match_resign(match_id=fast_table.pk, user=alice, now=T0)
     services.rematch_offer(match_id=fast_table.pk, user=alice, now=T0)
     # Bob is too late: the offer lapsed, so his acceptance is a new offer.
@@ -289,6 +292,7 @@ def test_vinco_swap_through_the_service(new_table, alice, bob):
 def test_four_players_resign_match_leaves_the_others_playing(new_table, make_member):
     members = [make_member(f"p{i}") for i in range(4)]
     match = new_table("four", members)
+    play_opening(match, members, now=T0)
     services.match_resign(match_id=match.pk, user=members[0], now=T0)
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
@@ -301,6 +305,7 @@ def test_deleting_an_account_keeps_finished_matches_under_deleted_member(
 ):
     from accounts.services import member_delete
 
+    play_opening(fast_table, [alice, bob], now=T0)
     services.match_resign(match_id=fast_table.pk, user=bob, now=T0)
     member_delete(member=bob)
     fast_table.refresh_from_db()
@@ -338,6 +343,7 @@ def test_lobby_lists_live_tables_with_few_queries(
     for i in range(0, 6, 2):
         new_table("fast", members[i : i + 2])
     finished = new_table("classic", [make_member("x"), make_member("y")])
+    play_opening(finished, [seat.member for seat in finished.seats.order_by("seat")], now=T0)
     services.match_resign(match_id=finished.pk, user=finished.seats.first().member, now=T0)
     with django_assert_max_num_queries(14):
         html = client.get("/").content.decode()
@@ -346,6 +352,7 @@ def test_lobby_lists_live_tables_with_few_queries(
 
 
 def test_profile_lists_the_members_matches(client, fast_table, alice, bob):
+    play_opening(fast_table, [alice, bob], now=T0)
     services.match_resign(match_id=fast_table.pk, user=bob, now=T0)
     html = client.get("/@/alice/").content.decode()
     assert f'href="/match/{fast_table.pk}/"' in html

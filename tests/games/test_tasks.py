@@ -11,6 +11,7 @@ from games.models import Game, Match
 from tests import timeshift
 from tests.conftest import needs_services
 from tests.games.conftest import T0
+from tests.moves import play_opening
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
@@ -30,7 +31,8 @@ def wait_for(predicate, timeout=20.0):
     return False
 
 
-def test_worker_starts_the_next_game_once_the_break_is_over(worker, fast_table, alice):
+def test_worker_starts_the_next_game_once_the_break_is_over(worker, fast_table, alice, bob):
+    play_opening(fast_table, [alice, bob])
     services.game_resign(match_id=fast_table.pk, user=alice, now=T0)
     tasks.match_tick.delay(fast_table.pk)  # too early: nothing happens
     timeshift.advance(61)

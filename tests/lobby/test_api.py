@@ -15,6 +15,7 @@ from games.engine import VARIANTS, Position
 from games.engine.match import MatchState
 from games.models import Match
 from lobby import services as lobby_services
+from tests.moves import play_opening
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -159,6 +160,7 @@ def test_users_and_rating_changes(client, players):
     from ratings import tasks as rating_tasks
 
     match = new_match("fast", players, clock="3+2", rated=True)
+    play_opening(match, players[:2], now=T0)
     services.match_resign(match_id=match.pk, user=players[1], now=T0)
     rating_tasks.rating_update(match.pk)
     data = client.get(f"/api/matches/{match.pk}/").json()

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.models import Match
 from lobby import services as lobby_services
+from tests.moves import play_opening
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,7 @@ def fill(make_member, tables: int, matches: int, prefix: str):
     for index in range(matches):
         rival = make_member(f"{prefix}rival{index}")
         match = services.match_create(variant="fast", members=[hero, rival], now=T0, seed=index)
+        play_opening(match, [hero, rival], now=T0)
         services.match_resign(match_id=match.pk, user=rival, now=T0)
     return hero
 

@@ -7,6 +7,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games import services
+from tests.moves import play_opening
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +66,7 @@ def test_an_empty_required_field_says_so(client, make_member):
 def test_admin_shows_results_by_their_labels(client, moderator, make_member):
     alice, bob = make_member("alice"), make_member("bob")
     match = services.match_create(variant="fast", members=[alice, bob], now=T0)
+    play_opening(match, [alice, bob], now=T0)
     services.match_resign(match_id=match.pk, user=bob, now=T0)
     client.force_login(moderator)
     page = client.get("/admin/games/match/").content.decode()

@@ -4,6 +4,7 @@ table. Game 2 starts on its own after the ready timeout (shortened by a setting)
 player's socket is open and nobody presses Ready; the web process's own deadline timer is
 off, so only the worker can have started it."""
 
+import asyncio
 import json
 import os
 import subprocess
@@ -24,7 +25,9 @@ from accounts.models import User
 from games import services, timing
 alice = User.objects.get(username="alice")  # the demo members the run command made
 bob = User.objects.get(username="bob")
+from tests.moves import play_opening
 match = services.match_create(variant="fast", members=[alice, bob], now=timing.now())
+play_opening(match, [alice, bob], now=timing.now())  # a resignation now is one, not an abort
 client = Client()
 client.force_login(alice)
 print(match.pk, client.cookies["sessionid"].value)
@@ -94,12 +97,12 @@ async def test_game_two_starts_by_itself_on_an_open_socket(site_run):
     url = f"ws://127.0.0.1:{port}/ws/table/{match_id}/"
     headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"sessionid={session}"}
     async with connect(url, additional_headers=headers) as socket:
-        first = json.loads(await socket.recv())
+        first = json.loads(await asyncio.wait_for(socket.recv(), 30))
         assert first["game"]["number"] == 1 and first["you"]["seat"] == "A"
         await socket.send(json.dumps({"type": "resign", "scope": "game"}))
         seen = []
         while True:
-            message = json.loads(await socket.recv())
+            message = json.loads(await asyncio.wait_for(socket.recv(), 30))
             if message["type"] != "state":
                 continue
             seen.append((message["match"]["status"], message["game"]["number"]))
