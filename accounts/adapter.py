@@ -8,12 +8,13 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import translate_url
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.names import mixed_scripts, skeleton
+from accounts.names import looks, mixed_scripts
 from accounts.views import banned_response
 
 # Failed logins (SPEC §9 hardening): per name and address, and per name alone with a
@@ -42,10 +43,13 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ValidationError(
                 _("A name may not mix alphabets (Latin and Cyrillic letters, say).")
             )
-        look = skeleton(username)
-        if look in {skeleton(name) for name in settings.ACCOUNT_USERNAME_BLACKLIST}:
+        folds = looks(username)
+        if folds & {fold for name in settings.ACCOUNT_USERNAME_BLACKLIST for fold in looks(name)}:
             raise ValidationError(_("This name is reserved. Please choose another."))
-        if not shallow and User.objects.filter(name_skeleton=look).exists():
+        if (
+            not shallow
+            and User.objects.filter(Q(name_skeleton__in=folds) | Q(name_look__in=folds)).exists()
+        ):
             raise ValidationError(
                 _("This name looks too much like a member's name. Please choose another.")
             )

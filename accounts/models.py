@@ -33,6 +33,8 @@ class User(AbstractUser):
 
     #: what the name looks like (accounts/names.py): no two members share one
     name_skeleton = models.CharField(max_length=300, blank=True, db_index=True, editable=False)
+    #: what the name looks like letter by letter, before case is folded (accounts/names.py)
+    name_look = models.CharField(max_length=300, blank=True, db_index=True, editable=False)
 
     #: the last moment one of the member's pages was open (kept by the games' sockets)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
@@ -77,9 +79,9 @@ class User(AbstractUser):
         return self.chat_muted_until is None or self.chat_muted_until > (now or timezone.now())
 
     def save(self, *args, **kwargs) -> None:
-        from accounts.names import skeleton
+        from accounts.names import look, skeleton
 
-        self.name_skeleton = skeleton(self.username)
+        self.name_skeleton, self.name_look = skeleton(self.username), look(self.username)
         if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:
-            kwargs["update_fields"] = {*kwargs["update_fields"], "name_skeleton"}
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_skeleton", "name_look"}
         super().save(*args, **kwargs)

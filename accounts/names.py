@@ -14,23 +14,41 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from confusable_homoglyphs import categories, confusables
+from confusable_homoglyphs import categories, utils
 
 # Scripts every name may use beside its own (digits, the underscore and the like).
 NEUTRAL = {"COMMON", "INHERITED"}
 
 
 @cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype: the characters Unicode's confusables data
+    links (directly or through others) form one set, written as its lowest ASCII member,
+    else its lowest member (``I``, ``l``, ``1`` and ``ӏ`` are all ``1``)."""
+    parent: dict[str, str] = {}
+
+    def root(c: str) -> str:
+        while parent.get(c, c) != c:
+            parent[c] = parent.get(parent[c], parent[c])
+            c = parent[c]
+        return c
+
+    for char, entries in utils.load("confusables.json").items():
+        for entry in entries:
+            other = entry["c"].strip("\u200e\u200f")
+            if len(char) == 1 and len(other) == 1:
+                a, b = root(char), root(other)
+                if a != b:
+                    parent[max(a, b, key=_rank)] = min(a, b, key=_rank)
+    return {c: root(c) for c in parent}
+
+
+def _rank(c: str) -> tuple[bool, str]:
+    return (not c.isascii(), c)
+
+
 def _prototype(char: str) -> str:
-    """The character a reader takes ``char`` for: an ASCII look-alike when there is one,
-    else the lowest of its confusable set."""
-    found = confusables.is_confusable(char, greedy=True) or []
-    alikes = {char}
-    for entry in found:
-        for homoglyph in entry.get("homoglyphs", ()):
-            alikes.add(homoglyph["c"])
-    ascii_alikes = sorted(c for c in alikes if c.isascii() and len(c) == 1)
-    return ascii_alikes[0] if ascii_alikes else min(alikes)
+    return _prototypes().get(char, char)
 
 
 def skeleton(name: str) -> str:
@@ -40,6 +58,24 @@ def skeleton(name: str) -> str:
         c for c in unicodedata.normalize("NFD", folded) if unicodedata.category(c) != "Mn"
     )
     return "".join(_prototype(c).casefold() for c in bare)
+
+
+def look(name: str) -> str:
+    """What ``name`` looks like letter by letter, before case is folded (as Unicode's
+    TR39 skeleton): ``aIice`` with a capital I, or ``аӏісе`` in Cyrillic, look like
+    ``alice``, which ``skeleton`` (case first) does not see."""
+    bare = "".join(
+        c
+        for c in unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name))
+        if unicodedata.category(c) != "Mn"
+    )
+    mapped = "".join(_prototype(c) for c in bare)
+    return "".join(_prototype(c) for c in mapped.casefold())
+
+
+def looks(name: str) -> set[str]:
+    """Both folds of ``name``: two names that share either cannot both exist."""
+    return {skeleton(name), look(name)}
 
 
 def mixed_scripts(name: str) -> bool:

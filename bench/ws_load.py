@@ -119,9 +119,12 @@ def new_tables(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
 
 
 class Servers:
-    def __init__(self, count: int, layer: str, before: Before | None = None):
+    def __init__(
+        self, count: int, layer: str, before: Before | None = None, env: dict | None = None
+    ):
         """``count`` Daphne processes on ``layer``: today's site with the echoes, or the
-        site at an earlier commit (``before``) on its own database."""
+        site at an earlier commit (``before``) on its own database; ``env``: settings of
+        the run."""
         from tests.servers import free_port
 
         self.ports = [free_port() for _ in range(count)]
@@ -136,6 +139,7 @@ class Servers:
             else layer,
             "LOG_LEVEL": "ERROR",
             **(before.env if before else {}),
+            **(env or {}),
         }
         root, app, options = ROOT, ECHO_APP, []
         if before is not None:
@@ -221,13 +225,15 @@ class Tally:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-async def connect(url: str, cookie: str | None):
+async def connect(url: str, cookie: str | None, *, forwarded_for: str | None = None):
     from websockets.asyncio.client import connect as ws_connect
 
     origin = url.replace("ws://", "http://").split("/ws/")[0]
     headers = {"Origin": origin}
     if cookie:
         headers["Cookie"] = cookie
+    if forwarded_for:  # as a trusted proxy in front would say (TRUSTED_PROXIES)
+        headers["X-Forwarded-For"] = forwarded_for
     return await ws_connect(url, additional_headers=headers, max_size=None, open_timeout=30)
 
 
@@ -473,7 +479,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["play", "saturated", "overload", "hint-flood"],
+        choices=["play", "saturated", "overload", "hint-flood", "visitor-flood"],
         action="append",
         help="run only these phases (repeatable); all by default",
     )
@@ -481,6 +487,12 @@ def main() -> int:
         "--hint-flood",
         action="store_true",
         help="only the hint flood: moves at 20 tables with and without hints flooding another",
+    )
+    parser.add_argument(
+        "--visitor-flood",
+        action="store_true",
+        help="only the visitor flood: moves at 20 tables with and without 300 visitors'"
+        " sockets syncing at one of them",
     )
     parser.add_argument(
         "--before",
@@ -491,9 +503,10 @@ def main() -> int:
         " rewrite by job)",
     )
     args = parser.parse_args()
-    phases = set(args.only or ["play", "saturated", "overload", "hint-flood"])
-    if args.hint_flood:
-        phases = {"hint-flood"}
+    phases = set(args.only or ["play", "saturated", "overload", "hint-flood", "visitor-flood"])
+    if args.hint_flood or args.visitor_flood:
+        phases = {"hint-flood"} if args.hint_flood else set()
+        phases |= {"visitor-flood"} if args.visitor_flood else set()
     play_seconds, saturate_seconds, overload_seconds = (8, 6, 10) if args.quick else (30, 20, 60)
     sizes = [10, 50] if args.quick else [10, 50, 100, 200]
     print(f"Machine: {machine()}")
@@ -512,6 +525,8 @@ def main() -> int:
         overload_phase(tables, overload_seconds)
     if "hint-flood" in phases:
         hint_flood_phase(tables, play_seconds)
+    if "visitor-flood" in phases:
+        visitor_flood_phase(tables, play_seconds)
     return 0
 
 
@@ -686,6 +701,95 @@ def hint_flood_phase(tables, seconds: float) -> None:
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+        servers.stop()
+
+
+VISITORS = 400  # more than a table takes (VISITORS_PER_TABLE, 300)
+
+
+async def visitor_flood(servers: Servers, match_id: int, stop_at: float) -> tuple[int, int]:
+    """``VISITORS`` cookie-less sockets open at one table, each from its own address (a
+    trusted proxy in front says so), and each sends ``sync`` as fast as a visitor's limit
+    lets it (10 in any 10 s). Returns the sockets let in and the states they received."""
+    url = servers.url(0, f"/ws/table/{match_id}/")
+    states = 0
+
+    async def visitor(index: int):
+        nonlocal states
+        address = f"198.18.{index // 250}.{index % 250 + 1}"
+        try:
+            socket = await connect(url, None, forwarded_for=address)
+            first = json.loads(await asyncio.wait_for(socket.recv(), 30))
+        except Exception:
+            return None
+        if first["type"] != "state":
+            await socket.close()
+            return None
+        return socket
+
+    async def sync(socket) -> None:
+        nonlocal states
+
+        async def send() -> None:
+            while time.monotonic() < stop_at:
+                await socket.send('{"type":"sync"}')
+                await asyncio.sleep(1.05)
+
+        async def read() -> None:
+            nonlocal states
+            while time.monotonic() < stop_at:
+                try:
+                    raw = await asyncio.wait_for(
+                        socket.recv(), max(0.1, stop_at - time.monotonic())
+                    )
+                except Exception:
+                    return
+                states += '"type": "state"' in raw or '"type":"state"' in raw
+
+        await asyncio.gather(send(), read())
+
+    opened = [s for s in await asyncio.gather(*(visitor(i) for i in range(VISITORS))) if s]
+    try:
+        await asyncio.gather(*(sync(socket) for socket in opened))
+    finally:
+        for socket in opened:
+            await socket.close()
+    return len(opened), states
+
+
+def visitor_flood_phase(tables, seconds: float) -> None:
+    """p99 of moves at 20 tables as people play, on one process, without and then with a
+    flood of visitors' sockets at one of them, in one run."""
+    print(f"\nVisitor flood: 20 tables as people play (think 0.5-1.5 s), {seconds:.0f} s each,")
+    print(f"one Daphne process; then the same while {VISITORS} cookie-less sockets, each from")
+    print("its own address (through a trusted proxy), open at one of the 20 tables and send")
+    print("sync as fast as a visitor's limit allows")
+    servers = Servers(1, "pubsub", env={"TRUSTED_PROXIES": HOST})
+    try:
+        results = []
+        for flood in (False, True):
+            rows = new_tables(tables)[:20]
+
+            async def run(rows=rows, flood=flood):
+                stop_at = time.monotonic() + seconds
+                flooding = visitor_flood(servers, rows[0][0], stop_at) if flood else None
+                played, flooded = await asyncio.gather(
+                    play(servers, rows, (0.5, 1.5), seconds),
+                    flooding if flooding else asyncio.sleep(0, (0, 0)),
+                )
+                return played[0], flooded
+
+            tally, (admitted, states) = asyncio.run(run())
+            p99 = percentile(tally.round_trips, 0.99) * 1000
+            results.append(p99)
+            print(
+                f"  {'with' if flood else 'without'} the flood: {tally.moves} moves, "
+                f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
+                f"errors {tally.errors or 0}"
+                + (f"; {admitted} visitors let in, {states} states sent to them" if flood else "")
+            )
+        print(f"  p99 with the flood / without: {results[1] / results[0]:.2f}")
+    finally:
         servers.stop()
 
 

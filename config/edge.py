@@ -4,7 +4,10 @@
 takes the leftmost ``X-Forwarded-For``, an address the client itself may write); when the
 connection comes from a proxy listed in ``TRUSTED_PROXIES``, the client is the rightmost
 address of ``X-Forwarded-For`` that is not itself a trusted proxy, and the scheme is the
-proxy's ``X-Forwarded-Proto``. Limits per address (logins, visitors' sockets) count that.
+proxy's ``X-Forwarded-Proto``. ``unix`` in ``TRUSTED_PROXIES`` trusts connections over
+Daphne's unix socket (no peer address: only a process of this machine can open it), as
+docs/deploy.md's nginx connects. Limits per address (logins, visitors' sockets) count
+the client found here.
 
 ``SameOrigin``: a websocket opens only from a page of this site: its ``Origin`` must be
 this site's scheme, host and port (or one of ``CSRF_TRUSTED_ORIGINS``), and the host one
@@ -21,18 +24,30 @@ from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+UNIX = "unix"  # TRUSTED_PROXIES's name for a peer over a unix socket
+
 
 @cache
 def _networks(proxies: tuple[str, ...]) -> tuple[Any, ...]:
-    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies if proxy != UNIX)
 
 
-def _trusted(address: str) -> bool:
+def _trusted(address: str | None) -> bool:
+    if address is None:
+        return UNIX in settings.TRUSTED_PROXIES
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
     return any(ip in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
+
+
+def _address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _header(scope: dict, name: bytes) -> str | None:
@@ -45,11 +60,13 @@ def _header(scope: dict, name: bytes) -> str | None:
 def client_of(scope: dict) -> tuple[str | None, str | None]:
     """The client's address and the scheme the client used, as a trusted proxy says."""
     peer = (scope.get("client") or (None, None))[0]
-    if peer is None or not _trusted(peer):
+    if not _trusted(peer):
         return peer, None
     forwarded = [part.strip() for part in (_header(scope, b"x-forwarded-for") or "").split(",")]
     client = peer
     for address in reversed([part for part in forwarded if part]):
+        if not _address(address):
+            break  # not an address: the last one believed stands
         client = address
         if not _trusted(address):
             break
@@ -66,7 +83,7 @@ class TrustedProxies:
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
             client, proto = client_of(scope)
-            port = (scope.get("client") or (None, 0))[1]
+            port = (scope.get("client") or (None, 0))[1] or 0
             scope = {**scope, "client": (client, port) if client else scope.get("client")}
             if proto is not None:
                 secure = proto == "https"

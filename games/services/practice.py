@@ -77,7 +77,7 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
     level = Seat.objects.filter(match=match, seat=seat).values_list("bot_level", flat=True).first()
     if not level:
         return False
-    running = f"bot-running:{match_id}"
+    running = _bot_running_key(match_id)
     if not cache.add(running, ply, timeout=TIME_LIMIT * 10):
         return None
     try:
@@ -89,6 +89,15 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
         )
     finally:
         cache.delete(running)
+
+
+def _bot_running_key(match_id: int) -> str:
+    return f"bot-running:{match_id}"
+
+
+def bot_at_work(match_id: int) -> bool:
+    """Whether the worker is working out a computer move at this table now."""
+    return cache.get(_bot_running_key(match_id)) is not None
 
 
 def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:

@@ -187,6 +187,9 @@ def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left(setting
         gone = asyncio.ensure_future(threads.run(ran.append, "gone"))
         await asyncio.sleep(0)  # let it queue its call
         gone.cancel()
+        while not gone.done():  # the cancel reaches the queued call within a few turns
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
         gate.set()
         assert await busy is True
         assert await threads.run(lambda: "answer") == "answer"

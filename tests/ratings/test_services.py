@@ -290,3 +290,32 @@ def test_record_counts_only_rated_matches(members):
     random_history("fast", [alice, bob], 5)
     assert PlayerRating.objects.aggregate(n=Count("pk"))["n"] == 2
     assert all(not r.matches for r in PlayerRating.objects.all())
+
+
+def test_the_sweep_rates_what_a_lost_task_did_not_in_order(members):
+    """Results recorded while the worker or Redis was down (their tasks lost: nothing
+    here runs after commit) are rated by the beat's sweep, in the order they finished;
+    one recorded late, before matches already rated, replays the scale from it on."""
+    alice, bob, carol = members[:3]
+    for match_id, pair in ((11, (alice, bob)), (12, (bob, carol)), (13, (alice, carol))):
+        services.match_result_record(
+            scale="fast",
+            match_id=match_id,
+            finished_at=T0 + timedelta(hours=match_id),
+            pairings=[(pair[0].pk, pair[1].pk, 1.0)],
+        )
+    assert not RatingChange.objects.exists()
+    assert tasks.ratings_catch_up() == 3
+    swept = snapshot("fast")
+    assert RatingChange.objects.count() == 6
+    services.scale_recalculate(scale="fast")  # the reference: everything in order
+    assert snapshot("fast") == swept
+    assert tasks.ratings_catch_up() == 0  # nothing left: a second sweep changes nothing
+    # A result that finished before them all, recorded only now.
+    services.match_result_record(
+        scale="fast", match_id=10, finished_at=T0, pairings=[(carol.pk, alice.pk, 0.0)]
+    )
+    assert tasks.ratings_catch_up() == 4  # from it on
+    late = snapshot("fast")
+    services.scale_recalculate(scale="fast")
+    assert snapshot("fast") == late != swept
