@@ -705,18 +705,30 @@ def hint_flood_phase(tables, seconds: float) -> None:
 
 
 VISITORS = 400  # more than a table takes (VISITORS_PER_TABLE, 300)
+FLOODS = {  # label: visitors' addresses
+    "without the flood": 0,
+    "300 visitors from one address (the issue's flood)": 1,
+    f"{VISITORS} visitors from as many addresses (through a trusted proxy)": VISITORS,
+}
 
 
-async def visitor_flood(servers: Servers, match_id: int, stop_at: float) -> tuple[int, int]:
-    """``VISITORS`` cookie-less sockets open at one table, each from its own address (a
-    trusted proxy in front says so), and each sends ``sync`` as fast as a visitor's limit
-    lets it (10 in any 10 s). Returns the sockets let in and the states they received."""
+async def visitor_flood(
+    servers: Servers, match_id: int, stop_at: float, addresses: int
+) -> tuple[int, int]:
+    """Cookie-less sockets open at one table from ``addresses`` addresses (as a trusted
+    proxy in front says; one address: 300 sockets, else ``VISITORS``, one an address),
+    and each sends ``sync`` as fast as a visitor's limit lets it
+    (``VISITOR_SOCKET_RATE``). Returns the sockets let in and the states they received."""
+    from django.conf import settings
+
     url = servers.url(0, f"/ws/table/{match_id}/")
     states = 0
+    limit, window = settings.VISITOR_SOCKET_RATE
+    pause = window / limit * 1.05  # just under the limit
+    count = 300 if addresses == 1 else VISITORS
 
     async def visitor(index: int):
-        nonlocal states
-        address = f"198.18.{index // 250}.{index % 250 + 1}"
+        address = f"198.18.{index % addresses // 250}.{index % addresses % 250 + 1}"
         try:
             socket = await connect(url, None, forwarded_for=address)
             first = json.loads(await asyncio.wait_for(socket.recv(), 30))
@@ -728,12 +740,10 @@ async def visitor_flood(servers: Servers, match_id: int, stop_at: float) -> tupl
         return socket
 
     async def sync(socket) -> None:
-        nonlocal states
-
         async def send() -> None:
             while time.monotonic() < stop_at:
                 await socket.send('{"type":"sync"}')
-                await asyncio.sleep(1.05)
+                await asyncio.sleep(pause)
 
         async def read() -> None:
             nonlocal states
@@ -748,7 +758,7 @@ async def visitor_flood(servers: Servers, match_id: int, stop_at: float) -> tupl
 
         await asyncio.gather(send(), read())
 
-    opened = [s for s in await asyncio.gather(*(visitor(i) for i in range(VISITORS))) if s]
+    opened = [s for s in await asyncio.gather(*(visitor(i) for i in range(count))) if s]
     try:
         await asyncio.gather(*(sync(socket) for socket in opened))
     finally:
@@ -757,38 +767,67 @@ async def visitor_flood(servers: Servers, match_id: int, stop_at: float) -> tupl
     return len(opened), states
 
 
+class _flooder:
+    """``visitor_flood`` in a forked process, started now; ``result()`` waits for it."""
+
+    def __init__(self, servers: Servers, match_id: int, seconds: float, addresses: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.answers = context.Queue()
+        stop_at = time.monotonic() + seconds  # the monotonic clock is the machine's
+
+        def work(answers) -> None:
+            answers.put(asyncio.run(visitor_flood(servers, match_id, stop_at, addresses)))
+
+        self.process = context.Process(target=work, args=(self.answers,))
+        self.process.start()
+
+    def result(self) -> tuple[int, int]:
+        answer = self.answers.get(timeout=120)
+        self.process.join(timeout=30)
+        return answer
+
+
 def visitor_flood_phase(tables, seconds: float) -> None:
     """p99 of moves at 20 tables as people play, on one process, without and then with a
-    flood of visitors' sockets at one of them, in one run."""
+    flood of visitors' sockets at one of them, in one run: at the 19 other tables, and at
+    the flooded one (its states go to every visitor there too)."""
     print(f"\nVisitor flood: 20 tables as people play (think 0.5-1.5 s), {seconds:.0f} s each,")
-    print(f"one Daphne process; then the same while {VISITORS} cookie-less sockets, each from")
-    print("its own address (through a trusted proxy), open at one of the 20 tables and send")
-    print("sync as fast as a visitor's limit allows")
+    print("one Daphne process; then the same while cookie-less sockets open at one of the 20")
+    print("tables and send sync as fast as a visitor's limit allows (the flood runs in a")
+    print("process of its own)")
     servers = Servers(1, "pubsub", env={"TRUSTED_PROXIES": HOST})
     try:
-        results = []
-        for flood in (False, True):
+        results = {}
+        for label, addresses in FLOODS.items():
             rows = new_tables(tables)[:20]
 
-            async def run(rows=rows, flood=flood):
-                stop_at = time.monotonic() + seconds
-                flooding = visitor_flood(servers, rows[0][0], stop_at) if flood else None
-                played, flooded = await asyncio.gather(
-                    play(servers, rows, (0.5, 1.5), seconds),
-                    flooding if flooding else asyncio.sleep(0, (0, 0)),
+            async def run(rows=rows):
+                others, flooded = await asyncio.gather(
+                    play(servers, rows[1:], (0.5, 1.5), seconds),
+                    play(servers, rows[:1], (0.5, 1.5), seconds),
                 )
-                return played[0], flooded
+                return others[0], flooded[0]
 
-            tally, (admitted, states) = asyncio.run(run())
-            p99 = percentile(tally.round_trips, 0.99) * 1000
-            results.append(p99)
+            # The visitors run in a process of their own: on the players' event loop their
+            # traffic would delay the players' own reading of the states.
+            flooder = _flooder(servers, rows[0][0], seconds, addresses) if addresses else None
+            others, flooded = asyncio.run(run())
+            admitted, states = flooder.result() if flooder else (0, 0)
             print(
-                f"  {'with' if flood else 'without'} the flood: {tally.moves} moves, "
-                f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
-                f"errors {tally.errors or 0}"
-                + (f"; {admitted} visitors let in, {states} states sent to them" if flood else "")
+                f"  {label}"
+                + (f": {admitted} let in, {states} states sent to them" if addresses else "")
             )
-        print(f"  p99 with the flood / without: {results[1] / results[0]:.2f}")
+            for where, tally in (("19 other tables", others), ("the flooded table", flooded)):
+                p99 = percentile(tally.round_trips, 0.99) * 1000
+                results[(addresses, where)] = p99
+                ratio = f", {p99 / results[(0, where)]:.2f} x without" if addresses else ""
+                print(
+                    f"    {where}: {tally.moves} moves, "
+                    f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms"
+                    f"{ratio}, errors {tally.errors or 0}"
+                )
     finally:
         servers.stop()
 

@@ -283,7 +283,7 @@ SOCKET_RATE = (int(os.environ.get("SOCKET_RATE", "30")), 10.0)  # messages per s
 VISITOR_SOCKETS_PER_TABLE = int(os.environ.get("VISITOR_SOCKETS_PER_TABLE", "10"))
 VISITOR_SOCKETS = int(os.environ.get("VISITOR_SOCKETS", "30"))
 VISITORS_PER_TABLE = int(os.environ.get("VISITORS_PER_TABLE", "300"))
-VISITOR_SOCKET_RATE = (int(os.environ.get("VISITOR_SOCKET_RATE", "10")), 10.0)
+VISITOR_SOCKET_RATE = (int(os.environ.get("VISITOR_SOCKET_RATE", "3")), 10.0)
 CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
 # Members' actions over sockets run on this many database threads per process (a pool of
 # its own for housekeeping); beyond DB_QUEUE_LIMIT actions waiting or running, a socket's

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -11,10 +13,55 @@ from games.errors import TableError
 from games.events import table_group
 from games.sockets import MemberSocket, Opening
 
+logger = logging.getLogger(__name__)
+
+# Per table, the state read under way on this process (``TableConsumer.send_state``).
+_reads_under_way: dict[int, asyncio.Future] = {}
+
+
+class Visitors:
+    """The visitors' sockets (not logged in) of each table on this process. One of them,
+    the table's *relay*, is in the table's group and hands each event it gets to the
+    others: a crowd of visitors costs the channel layer and Channels' dispatch one
+    message an event, not one a socket (they all see the same frames). When the relay
+    closes, another joins the group before it leaves."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[int, list[TableConsumer]] = {}
+
+    def relay(self, table_id: int) -> TableConsumer | None:
+        sockets = self.sockets.get(table_id)
+        return sockets[0] if sockets else None
+
+    def others(self, socket: TableConsumer) -> list[TableConsumer]:
+        sockets = self.sockets.get(socket.table_id) or []
+        return sockets[1:] if sockets and sockets[0] is socket else []
+
+    def add(self, socket: TableConsumer) -> bool:
+        """Count the socket in; whether it is the table's relay (and joins the group)."""
+        sockets = self.sockets.setdefault(socket.table_id, [])
+        sockets.append(socket)
+        return len(sockets) == 1
+
+    def remove(self, socket: TableConsumer) -> TableConsumer | None:
+        """Count the socket out; the table's next relay if it was the relay."""
+        sockets = self.sockets.get(socket.table_id) or []
+        was_relay = bool(sockets) and sockets[0] is socket
+        if socket in sockets:
+            sockets.remove(socket)
+        if not sockets:
+            self.sockets.pop(socket.table_id, None)
+            return None
+        return sockets[0] if was_relay else None
+
+
+visitors = Visitors()
+
 
 class TableConsumer(MemberSocket):
     seat: int | None = None
     version: int = -1
+    relaying = False  # a visitor's socket in the table's group for the others (Visitors)
 
     def _refresh_at_open(self) -> bool:
         # By the route's id; a private table's socket (by token) refreshes just after.
@@ -42,7 +89,9 @@ class TableConsumer(MemberSocket):
 
     async def opened(self, opening: Opening) -> None:
         self.seat = opening.seat
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.relaying = self.member is None and visitors.add(self)
+        if self.member is not None or self.relaying:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         event, chat = opening.first
         if event is not None:
             await self.send_personal(event)
@@ -51,7 +100,14 @@ class TableConsumer(MemberSocket):
 
     async def disconnect(self, code: int) -> None:
         if self.opened_ok:
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+            group = table_group(self.table_id)
+            if self.member is None:
+                successor = visitors.remove(self)
+                if successor is not None:  # joins before this one leaves: no event lost
+                    successor.relaying = True
+                    await successor.channel_layer.group_add(group, successor.channel_name)
+            if self.member is not None or self.relaying:
+                await self.channel_layer.group_discard(group, self.channel_name)
         await super().disconnect(code)
 
     async def handle(self, message: protocol.Message, received_at) -> bool:
@@ -102,7 +158,19 @@ class TableConsumer(MemberSocket):
         return True
 
     async def send_state(self, *, force: bool = False) -> None:
-        event = await threads.run_unbounded(selectors.table_event, self.table_id, urgent=True)
+        """The table's state read now (``sync``). The sockets of one table on this process
+        share a read under way: a crowd asking at once costs one read, and visitors' reads
+        run with the housekeeping, never before the members' actions."""
+        reads = _reads_under_way
+        read = reads.get(self.table_id)
+        if read is None:
+            read = reads[self.table_id] = asyncio.ensure_future(
+                threads.run_unbounded(
+                    selectors.table_event, self.table_id, urgent=self.member is not None
+                )
+            )
+            read.add_done_callback(lambda _, table_id=self.table_id: reads.pop(table_id, None))
+        event = await asyncio.shield(read)
         if event is not None:
             await self.send_personal(event, force=force)
 
@@ -120,6 +188,15 @@ class TableConsumer(MemberSocket):
 
     async def table_state(self, event: dict[str, Any]) -> None:
         await self.send_personal(event)
+        await self._relay("send_personal", event)
+
+    async def _relay(self, method: str, *args: Any) -> None:
+        """What this relay socket got, for the table's other visitors on this process."""
+        for other in visitors.others(self) if self.relaying else ():
+            try:
+                await getattr(other, method)(*args)
+            except Exception:  # one socket going away must not keep it from the others
+                logger.exception("relaying to %s", other.channel_name)
 
     async def table_hint(self, event: dict[str, Any]) -> None:
         """A hint worked out on the ``bots`` queue: for the sockets of its seat."""
@@ -128,9 +205,12 @@ class TableConsumer(MemberSocket):
 
     async def table_waiting(self, event: dict[str, Any]) -> None:
         """The waiting table changed (joined, left, cancelled): the page looks again."""
-        await self.send_json({"type": "waiting", "cancelled": event.get("cancelled", False)})
+        message = {"type": "waiting", "cancelled": event.get("cancelled", False)}
+        await self.send_json(message)
+        await self._relay("send_json", message)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
+        await self._relay("send_json", event["message"])  # visitors have no seat
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play
         await self.send_json(event["message"])

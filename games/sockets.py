@@ -72,8 +72,12 @@ class MemberSocket(AsyncWebsocketConsumer):
         if table is not None:
             timers.socket_opened(table)  # the table's timers here live while it has sockets
         refresh = self._refresh_at_open()
+        # A socket with a session opens before anything else; a crowd of cookie-less
+        # sockets opens with the housekeeping, never ahead of the members' actions.
+        session = self.scope.get("session")
+        urgent = bool(session is not None and session.session_key)
         try:
-            opening = await threads.run_unbounded(self._open, refresh, urgent=True)
+            opening = await threads.run_unbounded(self._open, refresh, urgent=urgent)
         except TableError as failure:
             if table is not None:
                 timers.socket_closed(table)
@@ -258,6 +262,12 @@ class MemberSocket(AsyncWebsocketConsumer):
         touch = (now - self.seen).total_seconds() > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
             self.seen = now
+        if function is None:  # a sync or a ping: at most the presence, as housekeeping
+            if touch:
+                await threads.run_unbounded(
+                    services.socket_seen, channel_name=self.channel_name, now=now
+                )
+            return None
         if function is not None and self.member is not None:
             kwargs["session_key"] = self.session_key or ""
             kwargs["password"] = self.password

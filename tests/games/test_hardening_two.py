@@ -21,7 +21,7 @@ from games.engine.clock import Clock
 from games.engine.match import MatchState
 from games.models import ChatMessage, Match, Presence, Seat
 from ratings.models import RatedMatch
-from tests.games.conftest import T0
+from tests.games.conftest import T0, legal_colour, position_of
 from tests.moves import play_one, play_opening
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -367,3 +367,27 @@ async def test_chat_refuses_bidi_controls_and_invisible_lines(connect, fast_tabl
     await socket.send({"type": "chat", "text": "gg\u00a0wp"})
     assert (await socket.receive_type("chat"))["text"] == "gg\u00a0wp"
     assert await sync_to_async(ChatMessage.objects.count)() == 1
+
+
+async def test_a_crowd_of_visitors_hears_every_event_through_one_of_them(
+    connect, fast_table, alice, bob
+):
+    """Visitors of one table on a process share one place in the table's group (the
+    relay, ``games.consumers.Visitors``): states and chat reach each of them, also after
+    the relay closed and another took its place."""
+    from games.consumers import visitors
+
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    crowd = [await connect(fast_table, None) for _ in range(3)]
+    assert len(visitors.sockets[fast_table.pk]) == 3
+    await a.send({"type": "chat", "text": "welcome"})
+    for socket in crowd:
+        assert (await socket.receive_type("chat"))["text"] == "welcome"
+    await crowd[0].close()  # the relay goes
+    position = await sync_to_async(position_of)(fast_table)
+    await a.send({"type": "move", "color": legal_colour(position), "ply": 0})
+    for socket in crowd[1:]:
+        await socket.state_where(lambda s: s["game"]["ply"] == 1)
+    await b.state_where(lambda s: s["game"]["ply"] == 1)
+    assert len(visitors.sockets[fast_table.pk]) == 2
