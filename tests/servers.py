@@ -133,7 +133,13 @@ class LiveSocket:
         connection = await connect(
             server.ws_url(path), additional_headers=headers, max_size=None, open_timeout=10
         )
-        return cls(connection)
+        socket = cls(connection)
+        if path.startswith("/ws/site/"):
+            # The site's socket sends nothing first: its pong (answered once the opening,
+            # the joining of its groups included, is done) says it hears its groups now.
+            await socket.send({"type": "ping"})
+            await socket.receive_type("pong")
+        return socket
 
     async def send(self, message, *, may_be_closed: bool = False) -> None:
         """Send a message; with ``may_be_closed`` a socket the server already closed is fine
