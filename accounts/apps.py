@@ -28,8 +28,11 @@ class AccountsConfig(AppConfig):
 
         def watch_standing(sender, instance: User, **kwargs) -> None:
             """A new password or a deactivation: the member's sockets look again."""
-            if instance.pk is None:
-                return
+            update_fields = kwargs.get("update_fields")
+            if instance.pk is None or (
+                update_fields is not None and not {"password", "is_active"} & set(update_fields)
+            ):
+                return  # a new member, or a save of other columns (a login's last_login)
             before = User.objects.filter(pk=instance.pk).values("password", "is_active").first()
             if before and (
                 before["password"] != instance.password or before["is_active"] != instance.is_active

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from itertools import combinations
 from typing import Any
@@ -12,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import events as member_events
 from games import store
 from games.errors import Revoked, TableError
-from games.models import Match
+from games.models import Match, Seat
 from games.state import SeatRow
 
 
@@ -24,10 +25,10 @@ def seats_for(
     password: str | None = None,
 ) -> list[SeatRow]:
     """The seats of a match in letter order: one query, no whole member rows. With
-        ``session_key`` each row also says whether that session is still valid (and, with
+    ``session_key`` each row also says whether that session is still valid (and, with
     ``password``, whether the member's password and active flag are still what the socket
-    opened with), so a player's
-        standing is read with the seats, not by a query of its own."""
+    opened with), so a player's standing is read with the seats, not by a query of its
+    own."""
     return store.seats_read(match_id, session_key=session_key, now=now, password=password)
 
 
@@ -94,13 +95,15 @@ def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:
     if len(people) < 2:
         return False
     since = now - timedelta(hours=24)
-    recent = Match.objects.filter(rated=True, started_at__gte=since).exclude(
-        status=Match.Status.ABORTED
+    seats = (
+        Seat.objects.filter(member_id__in=people, match__rated=True, match__started_at__gte=since)
+        .exclude(match__status=Match.Status.ABORTED)
+        .values_list("match_id", "member_id")
     )
-    limit = settings.RATED_MATCHES_PER_PAIR
-    for a, b in combinations(people, 2):
-        # Two filters, two joins: a match with a seat of ``a`` and a seat of ``b``.
-        together = recent.filter(seats__member_id=a).filter(seats__member_id=b).count()
-        if together >= limit:
-            return True
-    return False
+    who: dict[int, list[int]] = {}
+    for match_id, member_id in seats:  # one query: each recent rated match's people
+        who.setdefault(match_id, []).append(member_id)
+    together = Counter(
+        pair for members in who.values() for pair in combinations(sorted(members), 2)
+    )
+    return any(count >= settings.RATED_MATCHES_PER_PAIR for count in together.values())

@@ -29,10 +29,6 @@ class Visitors:
     def __init__(self) -> None:
         self.sockets: dict[int, list[TableConsumer]] = {}
 
-    def relay(self, table_id: int) -> TableConsumer | None:
-        sockets = self.sockets.get(table_id)
-        return sockets[0] if sockets else None
-
     def others(self, socket: TableConsumer) -> list[TableConsumer]:
         sockets = self.sockets.get(socket.table_id) or []
         return sockets[1:] if sockets and sockets[0] is socket else []

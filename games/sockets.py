@@ -201,14 +201,15 @@ class MemberSocket(AsyncWebsocketConsumer):
     def _standing(self) -> str | None:
         """The member's password now, if this socket's session still authenticates them
         (as Django checks a request's: the session's hash of the password), else None."""
+        from importlib import import_module
+
         from django.contrib.auth import HASH_SESSION_KEY
-        from django.contrib.sessions.backends.db import SessionStore
         from django.utils.crypto import constant_time_compare
 
         from accounts.models import User
 
         member = User.objects.filter(pk=self.member.pk, is_active=True).first()
-        session = SessionStore(session_key=self.session_key)
+        session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
         kept = session.get(HASH_SESSION_KEY)
         if member is None or not kept:
             return None
@@ -268,7 +269,7 @@ class MemberSocket(AsyncWebsocketConsumer):
                     services.socket_seen, channel_name=self.channel_name, now=now
                 )
             return None
-        if function is not None and self.member is not None:
+        if self.member is not None:
             kwargs["session_key"] = self.session_key or ""
             kwargs["password"] = self.password
         result, box, refused = await threads.run(self._act, function, kwargs, touch)
@@ -278,7 +279,7 @@ class MemberSocket(AsyncWebsocketConsumer):
         return result
 
     def _act(
-        self, function: Callable[..., Any] | None, kwargs: dict[str, Any], touch: bool
+        self, function: Callable[..., Any], kwargs: dict[str, Any], touch: bool
     ) -> tuple[Any, events.Outbox, TableError | None]:
         """The service's result, what it committed to send, and its refusal: a refusal
         may follow a commit (a move that came after the flag: the flag is stored, and
@@ -287,7 +288,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             services.socket_seen(channel_name=self.channel_name, now=timing.now())
         with events.capture() as box:
             try:
-                result = function(**kwargs) if function is not None else None
+                result = function(**kwargs)
             except TableError as refused:
                 return None, box, refused
         return result, box, None

@@ -73,11 +73,15 @@ def match_rating_update(*, match_id: int, progress: Progress | None = None) -> i
     scale = RatedMatch.objects.filter(pk=match_id).values_list("scale", flat=True).first()
     if scale is None:
         return 0
+    return _pending_rate(scale, progress)
+
+
+def _pending_rate(scale: str, progress: Progress | None = None) -> int:
+    """Under the scale's lock, rate from its first result not rated yet (inside the
+    caller's transaction). Returns the matches rated."""
     scale_lock(scale)
     start = _first_dirty(scale)
-    if start is None:
-        return 0
-    return _replay(scale, start, progress)
+    return 0 if start is None else _replay(scale, start, progress)
 
 
 def scales_catch_up() -> int:
@@ -89,10 +93,7 @@ def scales_catch_up() -> int:
     dirty = RatedMatch.objects.filter(DIRTY).values_list("scale", flat=True).distinct()
     for scale in sorted(set(dirty)):
         with transaction.atomic():
-            scale_lock(scale)
-            start = _first_dirty(scale)
-            if start is not None:
-                rated += _replay(scale, start, None)
+            rated += _pending_rate(scale)
     return rated
 
 
