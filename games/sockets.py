@@ -60,6 +60,22 @@ class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
     opened_ok = False
 
+    # --- dispatch ----------------------------------------------------------------------
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Call the handler a message's type names, by Channels' documented rule ("a.b"
+        calls ``a_b``). Channels' own ``dispatch`` first closes stale database
+        connections on its sync thread, a hop to a thread for every frame and every
+        group message; these sockets never touch the database on the event loop, and
+        every call on the database threads closes stale connections after itself
+        (``games.threads``), so the hop would only cost (about a sixth of a saturated
+        process's CPU, docs/performance.md)."""
+        name = message["type"].replace(".", "_")
+        handler = None if name.startswith("_") else getattr(self, name, None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     # --- opening and closing -----------------------------------------------------------
 
     async def connect(self) -> None:

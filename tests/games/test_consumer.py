@@ -384,3 +384,45 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
     assert (
         await sync_to_async(store.kept_table)(fast_table.pk, await version_of(fast_table)) is None
     )
+
+
+async def test_dispatch_calls_the_handler_its_type_names_and_nothing_private():
+    """The sockets' own dispatch keeps Channels' rule ("table.moved" calls
+    ``table_moved``) and refuses a type that names no handler or a private method."""
+    from games.sockets import MemberSocket
+
+    heard = []
+
+    class Probe(MemberSocket):
+        async def table_moved(self, message):
+            heard.append(message["version"])
+
+    probe = Probe()
+    await probe.dispatch({"type": "table.moved", "version": 7})
+    assert heard == [7]
+    for kind in ("nothing.here", "_refuse", "_open"):
+        with pytest.raises(ValueError):
+            await probe.dispatch({"type": kind})
+    assert heard == [7]
+
+
+async def test_a_stale_connection_is_closed_after_the_call_that_used_it():
+    """What Channels' dispatch would do before each message, the database threads do
+    after each call: a connection past its age is closed, never handed to the next."""
+    import time
+
+    from django.db import connections
+
+    from games import threads
+
+    used = []
+
+    def query():
+        connection = connections["default"]  # this thread's own, not the proxy
+        connection.ensure_connection()
+        connection.close_at = time.monotonic() - 1  # outlived CONN_MAX_AGE
+        used.append(connection)
+        return connection.connection is not None
+
+    assert await threads.run(query)
+    assert used[0].connection is None
