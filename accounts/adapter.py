@@ -2,20 +2,29 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.mail import EmailMessage
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import translate_url
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.names import looks, mixed_scripts
 from accounts.views import banned_response
+
+# allauth labels its e-mail fields "Email" (sign-up, password reset, e-mail change). Django
+# reads contrib.auth's catalogue before allauth's (INSTALLED_APPS order), and auth's Greek
+# leaves "Email" in English; the site's catalogue comes before both (LOCALE_PATHS), so the
+# label is marked here for the site's translators.
+ALLAUTH_TEXTS = (gettext_noop("Email"),)
 
 # Failed logins (SPEC §9 hardening): per name and address, and per name alone with a
 # higher ceiling, so a stranger trying a member's name cannot lock that member out. The
@@ -23,6 +32,14 @@ from accounts.views import banned_response
 LOGIN_FAILURES_PER_NAME_AND_ADDRESS = 5
 LOGIN_FAILURES_PER_NAME = 50
 LOGIN_FAILURES_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class MailSite:
+    """What allauth's mails call ``current_site``: the site's name and the host."""
+
+    name: str
+    domain: str
 
 
 def _failure_keys(request: HttpRequest, credentials: dict) -> tuple[str, str]:
@@ -77,6 +94,20 @@ class AccountAdapter(DefaultAccountAdapter):
             clear_login(request)
             return banned_response(request, user)
         return super().pre_login(request, user, **kwargs)
+
+    def render_mail(
+        self,
+        template_prefix: str,
+        email: str | list[str],
+        context: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> EmailMessage:
+        """Mails name the site by ``SITE_NAME``, not by the host the request came to (without
+        django.contrib.sites, allauth greets "Hello from 127.0.0.1:8123!"). The host stays
+        the request's, as in the links allauth builds from the request."""
+        host = getattr(context.get("current_site"), "domain", "")
+        context = {**context, "current_site": MailSite(name=settings.SITE_NAME, domain=host)}
+        return super().render_mail(template_prefix, email, context, headers=headers)
 
     def get_login_redirect_url(self, request: HttpRequest) -> str:
         url = super().get_login_redirect_url(request)

@@ -95,7 +95,7 @@ class UserAdmin(DjangoUserAdmin):
     actions = ["ban_members", "unban_members", "mute_members", "unmute_members"]
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
-        (_("Preferences"), {"fields": ("language", "color_symbols", "sound")}),
+        (_("Preferences"), {"fields": ("language", "theme", "color_symbols", "sound")}),
         (
             _("Sanctions"),
             {

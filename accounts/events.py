@@ -11,6 +11,7 @@ the ban and the session).
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -51,3 +52,18 @@ def member_standing_changed(member_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(member_group(member_id), {"type": "socket.standing"})
+
+
+def member_chat_standing(member_id: int, muted: bool, until: datetime | None) -> None:
+    """The moderators muted or unmuted the member's chat: their open tables disable or
+    enable the chat box at once (a notice ``chat_standing``, docs/protocol.md)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        payload = {
+            "kind": "chat_standing",
+            "muted": muted,
+            "until": until.isoformat() if until else None,
+        }
+        async_to_sync(layer.group_send)(
+            member_group(member_id), {"type": "member.notify", "payload": payload}
+        )

@@ -1,13 +1,14 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import Theme, User
 
 
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["language", "color_symbols", "sound", "accepts_challenges"]
+        fields = ["language", "theme", "color_symbols", "sound", "accepts_challenges"]
+        widgets = {"theme": forms.RadioSelect}
 
 
 class AccountDeleteForm(forms.Form):
@@ -39,3 +40,10 @@ class LanguageForm(forms.Form):
 
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = settings.LANGUAGES
+
+
+class ThemeForm(forms.Form):
+    """The footer's theme switcher: a theme and the page to go back to."""
+
+    theme = forms.ChoiceField(choices=Theme.choices)
+    next = forms.CharField(required=False, max_length=2000)

@@ -9,6 +9,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
+class Theme(models.TextChoices):
+    """The site's colours: the device's light or dark setting, or one of them always."""
+
+    DEVICE = "device", _("Follow the device")
+    LIGHT = "light", _("Light")
+    DARK = "dark", _("Dark")
+
+
 class User(AbstractUser):
     """A member of the site. Preferences and sanctions live on the member row."""
 
@@ -29,6 +37,13 @@ class User(AbstractUser):
         _("accept challenges"),
         default=True,
         help_text=_("Let other members challenge you to a match."),
+    )
+    theme = models.CharField(
+        _("theme"),
+        max_length=8,
+        choices=Theme.choices,
+        default=Theme.DEVICE,
+        help_text=_("Light or dark colours for the site and the board."),
     )
 
     #: what the name looks like (accounts/names.py): no two members share one

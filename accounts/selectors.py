@@ -8,8 +8,11 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.http import HttpRequest
 
-from accounts.models import User
+from accounts.models import Theme, User
 from accounts.moderation import MODERATORS_GROUP
+
+#: where a visitor's theme is kept (members keep theirs on their row)
+THEME_COOKIE_NAME = "theme"
 
 
 def member_session_valid(session_key: str, now: datetime) -> bool:
@@ -45,3 +48,14 @@ def preferred_language(request: HttpRequest) -> str | None:
     if not language:
         language = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
     return language if language in dict(settings.LANGUAGES) else None
+
+
+def preferred_theme(request: HttpRequest) -> str:
+    """The theme a page is drawn in: the member's saved choice, else the visitor's cookie,
+    else the device's (``Theme.DEVICE``). A cookie that names no theme is ignored."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        theme = user.theme
+    else:
+        theme = request.COOKIES.get(THEME_COOKIE_NAME, "")
+    return theme if theme in Theme.values else Theme.DEVICE

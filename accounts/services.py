@@ -9,11 +9,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import events
-from accounts.models import User
+from accounts.models import Theme, User
 from accounts.selectors import may_sanction
 from accounts.signals import member_banned, member_deleting
 
-PREFERENCE_FIELDS = ("language", "color_symbols", "sound", "accepts_challenges")
+PREFERENCE_FIELDS = ("language", "color_symbols", "sound", "accepts_challenges", "theme")
 
 
 class InvalidPreference(ValueError):
@@ -37,6 +37,7 @@ def member_preferences_update(
     color_symbols: bool | None = None,
     sound: bool | None = None,
     accepts_challenges: bool | None = None,
+    theme: str | None = None,
 ) -> User:
     """Save the given preferences; ``None`` leaves a preference as it is."""
     changed = []
@@ -54,6 +55,11 @@ def member_preferences_update(
     if accepts_challenges is not None:
         member.accepts_challenges = bool(accepts_challenges)
         changed.append("accepts_challenges")
+    if theme is not None:
+        if theme not in Theme.values:
+            raise InvalidPreference(f"unknown theme {theme!r}")
+        member.theme = theme
+        changed.append("theme")
     if changed:
         member.save(update_fields=changed)
     return member
@@ -100,6 +106,8 @@ def member_mute(*, member: User, until: datetime | None = None, by: User | None 
     member.chat_muted_at = timezone.now()
     member.chat_muted_until = until
     member.save(update_fields=["chat_muted_at", "chat_muted_until"])
+    member_id = member.pk
+    transaction.on_commit(lambda: events.member_chat_standing(member_id, True, until))
     return member
 
 
@@ -108,6 +116,8 @@ def member_unmute(*, member: User) -> User:
     member.chat_muted_at = None
     member.chat_muted_until = None
     member.save(update_fields=["chat_muted_at", "chat_muted_until"])
+    member_id = member.pk
+    transaction.on_commit(lambda: events.member_chat_standing(member_id, False, None))
     return member
 
 

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import services
-from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm
+from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm, ThemeForm
 from accounts.models import User
+from accounts.selectors import THEME_COOKIE_NAME
 
 
 def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
@@ -47,6 +48,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
             color_symbols=form.cleaned_data["color_symbols"],
             sound=form.cleaned_data["sound"],
             accepts_challenges=form.cleaned_data["accepts_challenges"],
+            theme=form.cleaned_data["theme"],
         )
         messages.success(request, _("Your preferences are saved."))
         target = reverse("account_preferences")
@@ -87,9 +89,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return HttpResponse(_("Unknown language."), status=400)
     language = form.cleaned_data["language"]
-    target = form.cleaned_data["next"] or "/"
-    if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
-        target = "/"
+    target = _back_to(request, form.cleaned_data["next"])
     if request.user.is_authenticated:
         services.member_preferences_update(member=request.user, language=language)
     # Resolve the page in the language it was shown in, then reverse it in the new one.
@@ -103,6 +103,37 @@ def language_set(request: HttpRequest) -> HttpResponse:
         secure=request.is_secure(),
     )
     return response
+
+
+@require_POST
+def theme_set(request: HttpRequest) -> HttpResponse:
+    """The footer's theme switcher: back to the page, now in that theme. A member's choice is
+    saved on the member; the cookie keeps it for a visitor (and after logging out)."""
+    form = ThemeForm(request.POST)
+    if not form.is_valid():
+        return HttpResponse(_("Unknown theme."), status=400)
+    theme = form.cleaned_data["theme"]
+    if request.user.is_authenticated:
+        services.member_preferences_update(member=request.user, theme=theme)
+    response = HttpResponseRedirect(_back_to(request, form.cleaned_data["next"]))
+    response.set_cookie(
+        THEME_COOKIE_NAME,
+        theme,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+        httponly=True,
+    )
+    return response
+
+
+def _back_to(request: HttpRequest, target: str) -> str:
+    """A page of this site to go back to after a switcher's POST, else the home page."""
+    if target and url_has_allowed_host_and_scheme(
+        target, {request.get_host()}, request.is_secure()
+    ):
+        return target
+    return "/"
 
 
 def _loopback(request: HttpRequest) -> bool:

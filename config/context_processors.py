@@ -4,6 +4,8 @@ from django.urls import translate_url
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_info
 
+from accounts.models import Theme
+from accounts.selectors import preferred_theme
 from games.board_svg import palette_css
 from games.engine import VARIANTS
 
@@ -12,10 +14,13 @@ VARIANT_KEYS = [key for key in VARIANTS if key != "practice"]
 
 def site(request: HttpRequest) -> dict:
     """What every page's layout needs: the language switcher's links (this very page in
-    every language) and the board colours."""
+    every language), the board colours and the theme (``<html data-theme>``, drawn by the
+    server so a page never flashes in the other one)."""
     path = request.get_full_path()
     return {
         "board_palette_css": mark_safe(palette_css()),
+        "theme": preferred_theme(request),
+        "theme_choices": Theme.choices,
         "ping_ms": int(settings.PRESENCE_PING_SECONDS * 1000),
         "variant_keys": VARIANT_KEYS,
         "local_mailbox": settings.LOCAL_MAILBOX,

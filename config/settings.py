@@ -339,6 +339,9 @@ ACCOUNT_USERNAME_BLACKLIST = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+# Confirming the address in the browser that signed up logs the member in (allauth keeps
+# the pending login in that browser's session; the link alone never logs anyone in).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 
 # --- E-mail ---------------------------------------------------------------------------
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
@@ -359,6 +362,13 @@ else:
 LOCAL_MAILBOX = DEBUG and not EMAIL_HOST
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "VOG Filler <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's name in its mails (greeting, signature, subject); their links lead to the host
+# the request came to (ALLOWED_HOSTS), never to a name.
+SITE_NAME = os.environ.get("SITE_NAME", "VOG Filler")
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+# Where members write when something goes wrong (a mail that never came, a reset that
+# fails): the account pages link it. Set it in production (docs/deploy.md).
+CONTACT_EMAIL = os.environ.get("CONTACT_EMAIL", "contact@localhost")
 
 # --- Languages ------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -413,6 +423,8 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
+    # Links in mails are https even if a request reached Daphne without the proxy's header.
+    ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 LOGGING = {
     "version": 1,

@@ -67,6 +67,9 @@ def _points(polygon) -> str:
     return " ".join(f"{x:.3g},{y:.3g}" for x, y in polygon)
 
 
+LARGE_BOARD = 16  # cells across, or down, from which a board counts as large
+
+
 def render_board(
     position: Position,
     *,
@@ -88,8 +91,10 @@ def render_board(
     colours = position.cell_colors()
     marked = set(highlight)
     pad = 0.08
+    # Small cells on a screen: the page draws their outlines heavier (table.css).
+    size = " large" if max(width, height) >= LARGE_BOARD else ""
     parts = [
-        f'<svg class="board board-{board.shape} {escape(css_class)}" '
+        f'<svg class="board board-{board.shape}{size} {escape(css_class)}" '
         f'viewBox="{-pad:.2f} {-pad:.2f} {width + 2 * pad:.3f} {height + 2 * pad:.3f}" '
         f'xmlns="http://www.w3.org/2000/svg" role="img"'
         + (f' aria-label="{escape(title)}"' if title else "")
@@ -147,10 +152,11 @@ def render_board(
 @lru_cache(maxsize=1)
 def palette_css() -> str:
     """CSS rules for every colour, from the engine's palette alone: a cell's fill (``c3``), its
-    territory outline and the symbol drawn on it (``on-c3``) in the colour's ink, and a swatch or
-    colour button (``sw-3``) with its text in that ink."""
+    territory outline and the symbol drawn on it (``on-c3``) in the colour's ink, the ink for the
+    marks drawn on the cell (``--cell-ink``: previews, hints), and a swatch or colour button
+    (``sw-3``) with its text in that ink."""
     return "".join(
-        f".board .c{index}{{fill:{entry.hex}}}"
+        f".board .c{index}{{fill:{entry.hex};--cell-ink:{entry.ink}}}"
         f".board .owned.c{index}{{stroke:{entry.ink}}}"
         f".board .sym.on-c{index}{{fill:{entry.ink}}}"
         f".sw-{index}{{background:{entry.hex};color:{entry.ink}}}"

@@ -96,6 +96,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
     state["you"] = public.you(
         state, seat, position, can_abort=seat in public.abortable(engine_state)
     )
+    muted = request.user.is_authenticated and request.user.is_chat_muted(timing.now())
     return render(
         request,
         "games/table.html",
@@ -109,6 +110,8 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
             "palette": palette_for(position.colors),
             "topic": TOPICS[match.variant],
             "variant": VARIANTS[match.variant],
+            "chat_muted": muted,
+            "chat_muted_until": getattr(request.user, "chat_muted_until", None),
         },
     )
 

@@ -90,6 +90,16 @@ def online_members(now: datetime) -> tuple[int, list[str]]:
     return count, names
 
 
+def member_online(member: User, now: datetime) -> bool:
+    """Whether a member is on the site now: a socket of theirs open and heard within the
+    presence window, or their last socket closed within it (a member going from page to
+    page is between two sockets). 1 query at most."""
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    if member.last_seen is not None and member.last_seen > horizon:
+        return True
+    return Presence.objects.filter(member=member, closed=False, last_seen__gt=horizon).exists()
+
+
 def challenges_of(member: User, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
     """The member's challenges waiting for an answer: received, sent. 2 queries."""
     pending = Challenge.objects.filter(

@@ -241,11 +241,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if member is None:
         raise Http404(_("No member has that name."))
     page, rows = selectors.member_matches(member, request.GET.get("page"), viewer=request.user)
+    now = timing.now()
     return render(
         request,
         "lobby/profile.html",
         {
             "member": member,
+            # Members only see when another was last on the site.
+            "online": request.user.is_authenticated and selectors.member_online(member, now),
+            "now": now,
             "page": page,
             "rows": rows,
             "member_ratings": member_rating_panel(member.pk),
@@ -255,6 +259,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             and member.accepts_challenges,
             # Rated matches between the two are used up for the day: a challenge is unrated.
             "rated_pair_full": request.user.is_authenticated
-            and rated_pairs_full([request.user.pk, member.pk], now=timing.now()),
+            and rated_pairs_full([request.user.pk, member.pk], now=now),
         },
     )

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import events
 from games.access import locked_match, player_seat_or_error, seats_for
-from games.engine import VARIANTS
+from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS, TIME_LIMIT, choose
+from games.engine.bots.blocking import denied
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
 from games.models import Match, Move, Seat
@@ -158,12 +159,24 @@ def hint_work(*, match_id: int, version: int) -> dict | None:
         colour = choose(
             position, HINT_LEVEL, seed=match.seed + state.current.ply, time_limit=TIME_LIMIT
         )
-        cells = sorted(position.preview(colour)) if colour != "swap" else []
-        hint = {"type": "hint", "color": colour, "cells": cells, "gained": len(cells)}
+        hint = _hint_message(position, colour)
         cache.set(_hint_key(match_id, version), hint, HINT_KEPT_SECONDS)
     finally:
         cache.delete(_hint_running_key(match_id))
     events.hint_ready(match_id, position.to_move, version, hint)
+    return hint
+
+
+def _hint_message(position: Position, colour: int | str) -> dict:
+    """The ``hint`` message for ``colour`` in ``position`` (docs/protocol.md): the cells
+    it takes, and when it takes none, what it keeps from the opponent who moves next
+    (``denies``: that colour and the cells it would have given them)."""
+    if colour == "swap":
+        return {"type": "hint", "color": colour, "cells": [], "gained": 0}
+    cells = sorted(position.preview(colour))
+    hint = {"type": "hint", "color": colour, "cells": cells, "gained": len(cells)}
+    if not cells:
+        hint["denies"] = {"color": colour, "cells": len(denied(position, colour))}
     return hint
 
 

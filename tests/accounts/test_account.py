@@ -40,7 +40,8 @@ def test_preferences_are_saved(client, make_member):
     alice = make_member("alice")
     client.force_login(alice)
     response = client.post(
-        reverse("account_preferences"), {"language": "", "color_symbols": "on", "sound": "on"}
+        reverse("account_preferences"),
+        {"language": "", "theme": "device", "color_symbols": "on", "sound": "on"},
     )
     assert response.status_code == 302
     alice.refresh_from_db()

@@ -13,6 +13,13 @@ from games.models import Match
 from tests.e2e.conftest import off_the_loop
 
 
+def new_match(variant: str, members, **options) -> Match:
+    """A match of these members starting now (``services.match_create``'s options)."""
+    return off_the_loop(
+        services.match_create, variant=variant, members=members, now=timing.now(), **options
+    )
+
+
 def current_state(match: Match) -> MatchState:
     match.refresh_from_db()
     return MatchState.from_dict(match.state)
@@ -72,3 +79,17 @@ def cell_classes(page) -> list[str]:
 def drawn(position: Position) -> list[str]:
     """The cells' classes of a position as the server draws it."""
     return re.findall(r'<polygon class="([^"]*)"', render_board(position))
+
+
+def caught_up(page, match: Match | None = None) -> None:
+    """Wait until the page has drawn, and the browser laid out, the match as the database
+    has it now or later (``main[data-drawn-version]``); without a match, the version
+    the page itself last received."""
+    if match is not None:
+        match.refresh_from_db()
+        version = match.version
+    else:
+        version = int(page.locator("#table").get_attribute("data-version"))
+    page.wait_for_function(
+        "v => +(document.querySelector('main').dataset.drawnVersion || -1) >= v", arg=version
+    )

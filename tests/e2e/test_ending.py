@@ -55,7 +55,9 @@ def test_the_end_of_each_game_for_players_and_a_spectator(
         card = page.locator("#game-end")
         expect(card).to_be_visible()
         expect(page.locator("#game-end-title")).to_have_text("Game 1 is over")
-        expect(page.locator("#game-end-result")).to_have_text("bob won game 1 (decided)")
+        expect(page.locator("#game-end-result")).to_have_text(
+            "bob won game 1: the rest of the board could no longer change the winner."
+        )
         expect(page.locator("#game-end-scores-body tr")).to_have_text(
             [re.compile(rf"^alice\s*{scores[0]}\s*0$"), re.compile(rf"^bob\s*{scores[1]}\s*1$")]
         )
@@ -102,7 +104,9 @@ def test_the_end_of_each_game_for_players_and_a_spectator(
     assert state.status == "finished"
     for page in (a, b, v):
         expect(page.locator("#game-end-title")).to_have_text("The match is over")
-        expect(page.locator("#game-end-result")).to_have_text("alice won game 2 (decided)")
+        expect(page.locator("#game-end-result")).to_have_text(
+            "alice won game 2: the rest of the board could no longer change the winner."
+        )
         expect(page.locator("#game-end-match")).to_have_text(page.locator("#result").inner_text())
         expect(page.locator("#game-end-next")).to_be_hidden()
     screenshot(v, "game-end-match-spectator")

@@ -1,7 +1,8 @@
-"""The table fits the screen (issue 13.3): for a player whose turn it is, the turn line,
-every clock, the whole board and the whole colour bar are inside the viewport at page load
-(after the page scrolled its play area into view by itself) on desktops, portrait phones
-and landscape phones, for every board shape and seat count."""
+"""The table fits the screen: for a player whose turn it is, the turn line, every clock,
+the whole board and the whole colour bar are inside the viewport once the page has drawn
+its first state (and scrolled its play area into view by itself) on desktops, portrait
+phones and landscape phones, for every board shape and seat count; on a wide screen the
+board sits in the middle; long names end in an ellipsis instead of breaking."""
 
 import pytest
 from playwright.sync_api import expect
@@ -9,11 +10,33 @@ from playwright.sync_api import expect
 from games import services, timing
 from games.engine import VARIANTS
 from tests.e2e.conftest import ARTIFACTS, off_the_loop
+from tests.e2e.playing import caught_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOWN = ("classic", "big", "rhombus", "three", "four")
-SIZES = ((1280, 800), (1366, 768), (390, 844), (375, 667), (844, 390), (667, 375))
+SIZES = (
+    (1280, 800),
+    (1366, 768),
+    (1920, 1080),
+    (390, 844),
+    (375, 667),
+    (844, 390),
+    (667, 375),
+)
+# A name's box is one line high: it ends in an ellipsis rather than wrapping.
+ONE_LINE = """n => {
+  const style = getComputedStyle(n);
+  const line = parseFloat(style.lineHeight) || 1.3 * parseFloat(style.fontSize);
+  return n.getBoundingClientRect().height < 1.6 * line;
+}"""
+# The on-screen width of an owned cell's outline: its stroke in board units times the
+# board's scale.
+OUTLINE_PX = """() => {
+  const svg = document.querySelector("#board-wrap svg");
+  const cell = svg.querySelector(".cells polygon.owned");
+  return parseFloat(getComputedStyle(cell).strokeWidth) * svg.getScreenCTM().a;
+}"""
 PARTS = ("#status-line", ".clock", "#board-wrap svg", "#colours")
 
 
@@ -28,7 +51,9 @@ def inside(box: dict, width: int, height: int) -> bool:
 
 
 def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, login, make_member):
-    members = [make_member(name) for name in ("alice", "bob", "carol", "dave")]
+    # Greek and Bulgarian names as long as the site allows break nowhere.
+    names = ("alice", "Αλεξάνδρα_Παπαδοπούλου", "Богомила_Кръстева", "dave")
+    members = [make_member(name) for name in names]
 
     def fresh_table(variant: str) -> str:
         # A new match for every look: a match nobody moves in is aborted after its
@@ -59,7 +84,7 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
             page.goto(fresh_table(variant))
             expect(page.locator("#status-line")).to_contain_text("Your turn")
             expect(page.locator('#colours .colour[aria-disabled="false"]').first).to_be_attached()
-            expect(page.locator("#table[data-fitted]")).to_have_count(1)
+            caught_up(page)  # drawn and laid out: the one-time scroll is done
             expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
             clocks = page.locator(".clock")
             expect(clocks).to_have_count(VARIANTS[variant].seats)
@@ -79,6 +104,15 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
                 board,
             )
             assert page.evaluate("document.documentElement.scrollWidth") <= width
+            if width >= 1500:  # the board in the middle of a wide screen
+                centre = board["x"] + board["width"] / 2
+                assert abs(centre - width / 2) <= 0.02 * width, (variant, width, board)
+            # Territory stays outlined however small the cells: at least 2 px on screen.
+            outline = page.evaluate(OUTLINE_PX)
+            assert outline >= 2, (variant, width, outline)
+            for name in page.locator(".player-name").all():
+                # One line each: an ellipsis, never a word broken over two lines.
+                assert name.evaluate(ONE_LINE), (variant, width, name.inner_text())
             page.screenshot(path=str(ARTIFACTS / f"layout-{variant}-{width}x{height}.png"))
         context.close()
     assert not misfits, misfits

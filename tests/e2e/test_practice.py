@@ -98,6 +98,69 @@ def test_hint_and_take_back_at_a_practice_table(
     context.close()
 
 
+def test_a_hint_that_takes_nothing_says_what_it_keeps_from_the_opponent(
+    browser, site, login, make_member
+):
+    alice = make_member("alice")
+    # A practice table as practice_start makes one, on a known board: after these four
+    # moves the strongest level plays 5, which takes nothing but bars B's four cells.
+    match = off_the_loop(
+        services.match_create,
+        variant="fast",
+        members=[alice],
+        bots={1: 1},
+        now=timing.now(),
+        seed=3,
+        single_game=True,
+        practice=True,
+        created_by=alice,
+    )
+    for ply, colour in enumerate((5, 1, 6, 2)):
+        if ply % 2 == 0:
+            off_the_loop(
+                services.move_play,
+                match_id=match.pk,
+                user=alice,
+                ply=ply,
+                color=colour,
+                received_at=timing.now(),
+            )
+        else:
+            off_the_loop(
+                services.bot_move,
+                match_id=match.pk,
+                seat=1,
+                ply=ply,
+                color=colour,
+                now=timing.now(),
+            )
+    assert current_state(match).current.ply == 4
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, alice)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{site.url}/match/{match.pk}/")
+    expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
+
+    # The worker's hint for the position as the page has it (her arrival changed the
+    # version): the page's request gets the same.
+    version = current_version(match)
+    expect(page.locator(f'#table[data-version="{version}"][data-ply="4"]')).to_have_count(1)
+    hint = off_the_loop(services.hint_work, match_id=match.pk, version=version)
+    assert hint["color"] == 5 and hint["gained"] == 0
+    assert hint["denies"] == {"color": 5, "cells": 4}
+    page.get_by_role("button", name="Hint").click()
+    name = str(COLOR_NAMES[PALETTE[5].key]).capitalize()
+    expect(page.locator("#hint-text")).to_have_text(
+        f"Hint: {name} takes nothing now but keeps it from your opponent, who would take"
+        " 4 cells with it"
+    )
+    expect(page.locator('#colours .colour.hinted[data-color="5"]')).to_have_count(1)
+    assert not errors
+    context.close()
+
+
 def test_the_lobby_starts_a_game_against_the_computer(browser, site, login, make_member):
     alice = make_member("alice")
     context = browser.new_context(viewport={"width": 1280, "height": 900})

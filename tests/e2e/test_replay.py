@@ -1,7 +1,7 @@
 """Replays (issue 14.2): a finished match's page steps through both games with the arrow
 keys, the buttons and the slider, draws each position, marks the cells each move took,
-and copies the shown position's FPN; a spectator of a running match steps back while the
-live states keep arriving, and returns to live."""
+and copies the shown position's FPN; a spectator or a player of a running match steps
+back while the live states keep arriving, and returns to live."""
 
 import re
 
@@ -184,10 +184,14 @@ def test_a_spectator_steps_back_while_the_match_goes_on(
         page.goto(url)
         expect(page.locator('#table[data-ply="4"]')).to_have_count(1)
 
-    # The players keep the live board: no replay, the arrow keys do nothing.
+    # A player's replay bar stays folded until they look back; then it opens.
     expect(a.locator("#replay")).to_be_hidden()
     a.keyboard.press("ArrowLeft")
+    expect(shown(a, 1, 3)).to_have_count(1)
+    expect(a.locator("#replay")).to_be_visible()
+    a.locator("#replay-live").click()
     expect(a.locator("#table.replaying")).to_have_count(0)
+    expect(a.locator("#replay")).to_be_hidden()
 
     expect(v.locator("#replay")).to_be_visible()
     expect(v.locator("#replay-live")).to_be_hidden()

@@ -166,7 +166,10 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     assert match.result_reason == "totals"
     banner = a.locator("#result")
     expect(banner).to_have_text(
-        re.compile(r"^alice won the match 1–1 on total score \(\d+–\d+\)\.$")
+        re.compile(
+            r"^alice won the match: 1–1 in games, then the higher total score over both games"
+            r" \(\d+–\d+\)\.$"
+        )
     )
     text = banner.inner_text()
     expect(b.locator("#result")).to_have_text(text)

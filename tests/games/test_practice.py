@@ -1,6 +1,8 @@
 """Practice against the computer through the socket, with a real worker on the ``bots``
 queue; hints and takebacks (refused at normal tables); empty seats filled by the computer."""
 
+from dataclasses import replace
+
 import pytest
 from asgiref.sync import sync_to_async
 from celery.contrib.testing.worker import start_worker
@@ -13,6 +15,7 @@ from games.errors import TableError
 from games.models import Match, Move
 from lobby import services as lobby_services
 from tests.conftest import needs_services
+from tests.engine.test_blocking import BLOCK
 from tests.games.conftest import T0
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,12 +94,34 @@ async def test_hint_and_takeback_over_the_socket(bots_worker, connect, alice):
     assert position.legal_colors()[hint["color"]] is None
     assert hint["cells"] == sorted(position.preview(hint["color"]))
     assert hint["gained"] == len(hint["cells"])
+    assert ("denies" in hint) == (hint["gained"] == 0)
     await socket.send({"type": "move", "color": hint["color"], "ply": 0})
     await socket.state_where(lambda s: s["game"]["ply"] == 2, timeout=20)  # the answer
     await socket.send({"type": "takeback"})
     back = await socket.state_where(lambda s: s["game"]["ply"] == 0)
     assert back["game"]["position"] == position.to_text()
     assert await sync_to_async(Move.objects.filter(game__match_id=match.pk).count)() == 0
+
+
+def test_a_hint_that_takes_nothing_says_what_it_keeps_from_the_opponent(alice):
+    match = services.practice_start(
+        member=alice, board="fast", level=1, member_starts=True, clock="", now=T0
+    )
+    # Her turn in a constructed position: 4 takes three cells, 3 none; but 3 bars the
+    # three cells B would take with it next, and the strongest level sees that.
+    position = Position.from_text(BLOCK)
+    state = MatchState.from_dict(match.state)
+    state = replace(state, games=(replace(state.current, position=position),))
+    Match.objects.filter(pk=match.pk).update(state=state.to_dict())
+    match.refresh_from_db()
+    hint = services.hint_work(match_id=match.pk, version=match.version)
+    assert hint == {
+        "type": "hint",
+        "color": 3,
+        "cells": [],
+        "gained": 0,
+        "denies": {"color": 3, "cells": 3},
+    }
 
 
 async def test_hints_and_takebacks_are_refused_at_normal_tables(connect, fast_table, alice):

@@ -12,11 +12,15 @@ import { LETTERS } from "./seats.js";
 export function parseFpn(text) {
   const fields = text.split(" ");
   const values = new Map();
+  const walls = new Set();
   for (const option of fields.slice(6)) {
-    if (!option.startsWith("v=")) continue;
-    for (const entry of option.slice(2).split(",")) {
-      const [cell, value] = entry.split(":");
-      values.set(+cell, +value);
+    if (option.startsWith("v=")) {
+      for (const entry of option.slice(2).split(",")) {
+        const [cell, value] = entry.split(":");
+        values.set(+cell, +value);
+      }
+    } else if (option.startsWith("w=")) {
+      for (const entry of option.slice(2).split(",")) walls.add(entry);
     }
   }
   return {
@@ -24,6 +28,7 @@ export function parseFpn(text) {
     seatColors: fields[4].split(",").map(Number),
     toMove: fields[5],
     values: values,
+    walls: walls, // "a-b": cells a < b with a wall between them
   };
 }
 
@@ -88,5 +93,53 @@ export function createBoard(root, palette) {
     mark("hl", cells);
   }
 
-  return { draw, mark, highlight };
+  /** Each cell's neighbours: the cells whose polygons share an edge with it (two
+      corners), read once from the drawn board. */
+  let neighbours = null;
+  function neighboursOf() {
+    if (neighbours) return neighbours;
+    const byCorner = new Map();
+    polygons.forEach((polygon, i) => {
+      for (const corner of (polygon.getAttribute("points") || "").trim().split(/\s+/)) {
+        const [x, y] = corner.split(",").map((v) => Math.round(+v * 100));
+        const key = x + ":" + y;
+        if (!byCorner.has(key)) byCorner.set(key, []);
+        byCorner.get(key).push(i);
+      }
+    });
+    const shared = polygons.map(() => new Map());
+    for (const cells of byCorner.values()) {
+      for (const a of cells) for (const b of cells) if (a !== b) shared[a].set(b, (shared[a].get(b) || 0) + 1);
+    }
+    neighbours = shared.map((counts) => [...counts].filter(([, n]) => n >= 2).map(([b]) => b));
+    return neighbours;
+  }
+
+  /**
+   * The free cells of this colour joined to the territory of the seat with this letter,
+   * directly or through each other: what the colour would take now (without the
+   * enclosures the server also counts), for a premove's preview.
+   */
+  function chain(fpn, letter, colour) {
+    const near = neighboursOf();
+    const colourChar = String(colour);
+    const walled = (a, b) => fpn.walls.has(Math.min(a, b) + "-" + Math.max(a, b));
+    const taken = [];
+    const seen = new Set();
+    const queue = [];
+    for (let i = 0; i < fpn.cells.length; i++) if (fpn.cells[i] === letter) queue.push(i);
+    queue.forEach((i) => seen.add(i));
+    while (queue.length) {
+      const cell = queue.pop();
+      for (const next of near[cell] || []) {
+        if (seen.has(next) || fpn.cells[next] !== colourChar || walled(cell, next)) continue;
+        seen.add(next);
+        taken.push(next);
+        queue.push(next);
+      }
+    }
+    return taken;
+  }
+
+  return { draw, mark, highlight, chain };
 }

@@ -2,14 +2,41 @@
    and the form that sends one. */
 
 import { byId as $, el } from "../dom.js";
+import { focusBoard } from "./keys.js";
 import { userLink } from "./seats.js";
 
 const LONGEST = 500;
 
-/** Wire the chat form (members only) and return add(message) for a "chat" message. */
+/** Wire the chat form (members only) and return add(message) for a "chat" message and
+    setMuted(muted, until) for the moderators' word on this member's chat. */
 export function setupChat(table) {
   const { t } = table.texts;
   const seen = new Set();
+
+  /** A muted member's chat box is disabled and says why, and until when. */
+  function setMuted(muted, until) {
+    const form = $("chat-form");
+    if (!form) return;
+    const input = $("chat-text");
+    const note = $("chat-muted");
+    input.disabled = muted;
+    form.querySelector("button").disabled = muted;
+    form.classList.toggle("muted", muted);
+    if (!muted) {
+      note.hidden = true;
+      delete form.dataset.muted;
+      return;
+    }
+    form.dataset.muted = "1";
+    if (until) {
+      const when = new Date(until).toLocaleString(table.texts.lang, { dateStyle: "medium", timeStyle: "short" });
+      note.textContent = t("chat.muted_until", { time: when });
+    } else {
+      note.textContent = t("chat.muted");
+    }
+    note.hidden = false;
+    input.placeholder = note.textContent;
+  }
 
   function add(message) {
     if (message.id !== undefined) {
@@ -40,9 +67,11 @@ export function setupChat(table) {
       if (table.send({ type: "chat", text: text.slice(0, LONGEST) }, "chat")) {
         input.value = "";
         $("chat-error").hidden = true;
+        focusBoard(); // the colour keys work again at once
       }
     });
+    if (form.dataset.muted) setMuted(true, form.dataset.mutedUntil || null);
   }
 
-  return { add };
+  return { add, setMuted };
 }

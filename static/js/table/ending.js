@@ -7,7 +7,8 @@
 import { byId as $, el } from "../dom.js";
 import { phrase } from "./phrases.js";
 import { gameResult, halves, result } from "./results.js";
-import { isDraw, membersLinked, mySeat, seatIndex } from "./seats.js";
+import { playersNode } from "./players.js";
+import { isDraw, mySeat, seatIndex } from "./seats.js";
 
 const TICK_MS = 250;
 
@@ -28,6 +29,7 @@ export function setupEnding(table) {
   let folded = false;
   let closed = null; // the end the reader closed
   let ticker = null;
+  const named = (letters) => playersNode(table, letters); // with their seats at tables of 3 or 4
 
   function endedGame(s) {
     if (s.match.status === "between_games") return s.games[s.game.number - 1];
@@ -58,10 +60,10 @@ export function setupEnding(table) {
     if (!finished) title = t("ending.game_over", { number: game.number });
     else title = s.match.format === "single" ? t("ending.single_over") : t("ending.match_over");
     $("game-end-title").textContent = title;
-    $("game-end-result").replaceChildren(gameResult(s, game, texts));
+    $("game-end-result").replaceChildren(gameResult(s, game, texts, named));
     renderScores(s, game);
     const match = $("game-end-match");
-    const outcome = finished ? result(s, texts) : null;
+    const outcome = finished ? result(s, texts, named) : null;
     match.hidden = !outcome;
     match.replaceChildren();
     if (outcome) match.append(outcome);
@@ -80,7 +82,7 @@ export function setupEnding(table) {
       row.classList.toggle("mine", side.seats.includes(mySeat(s)));
       const head = el("th");
       head.scope = "row";
-      head.append(membersLinked(s, side.seats, texts));
+      head.append(named(side.seats));
       row.append(head, el("td", "score", String(game.scores[first])));
       row.append(el("td", "points", halves(s.match.points[first])));
       body.append(row);

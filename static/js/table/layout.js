@@ -1,8 +1,9 @@
 /* The board's size: the largest that leaves the turn line, the players' clocks and the
    colour bar on the screen with it. CSS places the parts (stacked, or side by side on a
    landscape phone: --beside on .table-play); this sizes the board from what is left.
-   On a small screen the page scrolls its play area to the top once, so the site's
-   header gives its room to the board. */
+   On a small screen the page scrolls its play area to the top once, after the first
+   state is drawn (and again after a rotation), so the site's header gives its room to
+   the board. */
 
 const MARGIN = 6; // px kept free below the play area
 const LARGE_SCREEN = 960; // px wide: never scroll the header away there
@@ -15,11 +16,12 @@ export function setupLayout(root) {
   const play = root.querySelector(".table-play");
   const wrap = root.querySelector("#board-wrap");
   const svg = wrap && wrap.querySelector("svg");
-  if (!play || !svg) return { fit() {} };
+  if (!play || !svg) return { fit() {}, settle() {} };
   const box = svg.viewBox.baseVal;
   const aspect = box && box.height ? box.width / box.height : 1;
   let scrolled = false;
   let last = "";
+  let wantScroll = false;
 
   function beside() {
     return getComputedStyle(play).getPropertyValue("--beside").trim() === "1";
@@ -69,11 +71,20 @@ export function setupLayout(root) {
       root.style.setProperty("--board-w", wanted.width + "px");
       root.style.setProperty("--board-h", wanted.height + "px");
     }
-    if (!scrolled) {
-      scrolled = true; // once, at load: afterwards the reader scrolls
-      if (wanted.scroll) window.scrollTo(0, Math.max(0, documentTop(play) - MARGIN));
-    }
+    wantScroll = wanted.scroll;
     root.dataset.fitted = "1";
+  }
+
+  /** Once the first state is drawn and laid out (and after a rotation): scroll the play
+      area to the top if the screen needs it; afterwards the reader scrolls. */
+  function settle() {
+    if (scrolled) return;
+    scrolled = true;
+    fit();
+    if (wantScroll) {
+      window.scrollTo(0, Math.max(0, documentTop(play) - MARGIN));
+      fit();
+    }
   }
 
   const watched = new ResizeObserver(() => fit());
@@ -82,7 +93,7 @@ export function setupLayout(root) {
   window.addEventListener("resize", fit);
   window.addEventListener("orientationchange", () => {
     scrolled = false;
-    fit();
+    requestAnimationFrame(settle);
   });
-  return { fit };
+  return { fit, settle };
 }

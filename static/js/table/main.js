@@ -13,6 +13,7 @@ import { createClock } from "./clock.js";
 import { setupEnding } from "./ending.js";
 import { readPalette, setupColours } from "./colours.js";
 import { setupMoves } from "./moves.js";
+import { setupKeys } from "./keys.js";
 import { setupOptions } from "./options.js";
 import { localPath, show as notify } from "../notify.js";
 import { setupPanel } from "./panel.js";
@@ -57,6 +58,9 @@ function start(root) {
     replaying: false, // the board shows an earlier position (replay.js)
     send: send,
     serverNow: () => Date.now() + serverOffset,
+    notice: showNotice, // a word for the player under the board (a dropped premove)
+    announce: (text) => ($("announcer").textContent = text), // for screen readers
+    backToLive: () => undefined, // replay.js: the board shows the live position again
   };
 
   const board = createBoard(root, table.palette);
@@ -75,6 +79,7 @@ function start(root) {
     },
   });
   setupOptions(root, sound);
+  setupKeys(root);
   const layout = setupLayout(root);
   const replay = setupReplay(table, board, {
     onChange() {
@@ -105,6 +110,7 @@ function start(root) {
       table.armed = null;
     }
     render(previous);
+    colours.afterState(); // a premove whose turn came goes now
     // Everyone accepted a rematch: it starts now, and the page follows it (a reader in the
     // middle of a replay keeps it, with the link to the rematch in the panel).
     if (next.match.rematch && previous && !previous.match.rematch && !table.replaying) {
@@ -132,6 +138,13 @@ function start(root) {
     clock.start(s.clock, s.server_time);
     layout.fit();
     announceTurn(previous);
+    // Once the browser has laid this state out: the first one scrolls the play area into
+    // view if the screen needs it, and tests learn which version the page shows.
+    const version = s.version;
+    requestAnimationFrame(() => {
+      layout.settle();
+      if (table.state.version === version) document.querySelector("main").dataset.drawnVersion = version;
+    });
   }
 
   function announceTurn(previous) {
@@ -143,6 +156,20 @@ function start(root) {
     if (mine && previous && !wasMine) sound.beep();
   }
 
+  /** A text in a notice element for a few seconds. */
+  function showIn(target, text) {
+    target.textContent = text;
+    target.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => {
+      target.hidden = true;
+    }, ERROR_SHOWN_MS);
+  }
+
+  function showNotice(text) {
+    showIn($("table-error"), text);
+  }
+
   function showError(code, serverText) {
     // The server's message is in the page's language and says the most; the page's own
     // text per code is the fallback.
@@ -150,12 +177,7 @@ function start(root) {
     const recentChat = lastAction.type === "chat" && Date.now() - lastAction.at < CHAT_ERROR_WINDOW_MS;
     const chatError = $("chat-error");
     const target = (code === "rate_limited" || recentChat) && chatError ? chatError : $("table-error");
-    target.textContent = text;
-    target.hidden = false;
-    clearTimeout(errorTimer);
-    errorTimer = setTimeout(() => {
-      target.hidden = true;
-    }, ERROR_SHOWN_MS);
+    showIn(target, text);
     if (table.pending) {
       table.pending = false;
       colours.render();
@@ -167,6 +189,7 @@ function start(root) {
   function onMessage(message) {
     if (message.type === "state") {
       applyState(message, { checkGap: !firstOnSocket });
+      if (firstOnSocket) root.dataset.synced = "1"; // the socket hears the table (a test hook)
       firstOnSocket = false;
     } else if (message.type === "hint") {
       practice.show(message); // for this socket only, at practice tables
@@ -175,7 +198,8 @@ function start(root) {
     } else if (message.type === "error") {
       showError(message.code, message.message);
     } else if (message.type === "notify") {
-      notify(message); // a challenge and the like: the table's socket carries them too
+      if (message.kind === "chat_standing") chat.setMuted(message.muted, message.until);
+      else notify(message); // a challenge and the like: the table's socket carries them too
     }
   }
 
@@ -186,6 +210,7 @@ function start(root) {
 
   function onClose({ code, final }) {
     table.pending = false;
+    delete root.dataset.synced;
     if (final) {
       const notice = $("table-error");
       notice.textContent = t(CLOSED_TEXTS[code]);

@@ -5,13 +5,19 @@
 import { localPath } from "../notify.js";
 import { byId as $, el } from "../dom.js";
 import { phrase } from "./phrases.js";
+import { manySeats, playerNode, playersNode, swatch } from "./players.js";
 import { gameResult, halves, result } from "./results.js";
-import { isDraw, memberLink, membersLinked, mySeat, seatIndex, sideOf, yourTurn } from "./seats.js";
+import { isDraw, memberLink, mySeat, seatIndex, sideOf, yourTurn } from "./seats.js";
 
 function signed(n) {
   if (n > 0) return "+" + n;
   if (n < 0) return "\u2212" + -n;
   return "0";
+}
+
+/** A rating change: "+12", "−8", "±0". */
+function ratingChange(n) {
+  return n === 0 ? "\u00b10" : signed(n);
 }
 
 function figure(label, value, className) {
@@ -31,7 +37,8 @@ export function setupPanel(table) {
   let claimTimer = null;
   let abortTimer = null;
   const linkOf = (letter) => memberLink(table.state, letter, texts);
-  const linksFor = (letters) => membersLinked(table.state, letters, texts);
+  // At tables of three or four seats names carry their seat's letter and colour.
+  const named = (letters) => playersNode(table, letters);
 
   function renderSides() {
     const s = table.state;
@@ -54,9 +61,6 @@ export function setupPanel(table) {
         const row = el("div", "player");
         row.dataset.seat = letter;
         const colour = table.fpn.seatColors[seatIndex(letter)];
-        const swatch = el("span", "swatch sw-" + colour);
-        swatch.append(el("span", "swatch-sym", palette[colour] ? palette[colour].symbol : ""));
-        swatch.title = palette[colour] ? palette[colour].label : "";
         const about = el("span", "player-about");
         if (toMove && letter === s.game.to_move) {
           const mark = el("span", "turn-mark", "▶");
@@ -82,7 +86,7 @@ export function setupPanel(table) {
           row.classList.add("is-out");
           about.append(el("span", "badge out-badge", t("out")));
         }
-        row.append(swatch, about);
+        row.append(swatch(palette, colour), about);
         if (s.clock) {
           const clock = el("span", "clock");
           clock.dataset.clockSeat = letter;
@@ -117,7 +121,7 @@ export function setupPanel(table) {
       parts.push(t("game_of", { number: s.game.number, total: 2 }));
     }
     if (s.match.status === "playing" && !s.game.over) {
-      parts.push(yourTurn(s) ? t("your_turn") : phrase(texts, "to_move", { player: linkOf(s.game.to_move) }));
+      parts.push(yourTurn(s) ? t("your_turn") : phrase(texts, "to_move", { player: playerNode(table, s.game.to_move) }));
     } else if (between) {
       parts.push(t("between", { number: s.game.number }));
     } else if (s.match.status === "finished") {
@@ -142,7 +146,9 @@ export function setupPanel(table) {
       if (letter === mySeat(s)) row.classList.add("mine");
       const head = el("th");
       head.scope = "row";
-      head.append(el("span", "seat-letter", letter), linkOf(letter));
+      head.dataset.seat = letter;
+      if (manySeats(s)) head.append(playerNode(table, letter));
+      else head.append(el("span", "seat-letter", letter), linkOf(letter));
       row.append(head);
       for (let n = 0; n < columns; n++) {
         const game = s.games[n];
@@ -161,7 +167,8 @@ export function setupPanel(table) {
     for (const game of s.games) {
       if (!game.reason) continue;
       const item = el("li");
-      item.append(gameResult(s, game, texts));
+      item.dataset.game = game.number;
+      item.append(gameResult(s, game, texts, named));
       results.append(item);
     }
 
@@ -172,21 +179,30 @@ export function setupPanel(table) {
   function renderResult() {
     const s = table.state;
     const banner = $("result");
-    const said = result(s, texts);
+    const said = result(s, texts, named);
     banner.hidden = !said;
     banner.replaceChildren();
-    if (said) banner.append(said);
+    if (said) {
+      const line = el("p", "result-text");
+      line.append(said);
+      banner.append(line);
+    }
     if (said && s.match.rating_changes) {
-      // Once the ratings moved: each player's new rating and the change (+12 / −12).
-      const changes = el("p", "rating-changes");
+      // Once the ratings moved: a line per player with the new rating and the change.
+      const changes = el("ul", "rating-changes");
+      changes.setAttribute("aria-label", t("rating.changes"));
       for (const change of s.match.rating_changes) {
-        const item = el("span", "rating-change");
+        const item = el("li", "rating-change");
         item.dataset.seat = change.seat;
+        item.dataset.change = change.change;
+        const delta = el("span", "rating-delta", ratingChange(change.change));
+        delta.classList.toggle("up", change.change > 0);
+        delta.classList.toggle("down", change.change < 0);
         item.append(
           phrase(texts, "rating.change", {
-            player: linkOf(change.seat),
-            rating: change.after,
-            change: signed(change.change),
+            player: playerNode(table, change.seat),
+            rating: el("span", "rating-after", String(change.after)),
+            change: delta,
           })
         );
         changes.append(item);
@@ -213,7 +229,7 @@ export function setupPanel(table) {
     readyInfo.replaceChildren();
     if (isReady) readyInfo.append(t("ready.done"));
     if (isReady && s.match.ready.length) readyInfo.append(" · ");
-    if (s.match.ready.length) readyInfo.append(phrase(texts, "ready.players", { players: linksFor(s.match.ready) }));
+    if (s.match.ready.length) readyInfo.append(phrase(texts, "ready.players", { players: named(s.match.ready) }));
 
     $("resign-game").hidden = !(active && s.match.format !== "single" && s.match.status === "playing" && !s.game.over);
     $("resign-match").hidden = !(active && (s.match.status === "playing" || between));
@@ -235,7 +251,7 @@ export function setupPanel(table) {
       link.href = localPath(s.match.rematch_url);
       info.append(link);
     } else if (offer) {
-      info.append(phrase(texts, "rematch.offered", { players: linksFor(offer.seats) }));
+      info.append(phrase(texts, "rematch.offered", { players: named(offer.seats) }));
     }
     clearTimeout(rematchTimer);
     if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
@@ -284,10 +300,10 @@ export function setupPanel(table) {
     button.hidden = left > 0;
     info.replaceChildren();
     if (left > 0) {
-      info.append(phrase(texts, "claim.soon", { player: linkOf(claim.seat), seconds: Math.ceil(left / 1000) }));
+      info.append(phrase(texts, "claim.soon", { player: playerNode(table, claim.seat), seconds: Math.ceil(left / 1000) }));
       claimTimer = setTimeout(() => renderClaim(mine, active), Math.min(left, 1000));
     } else {
-      info.append(phrase(texts, "claim.now", { player: linkOf(claim.seat) }));
+      info.append(phrase(texts, "claim.now", { player: playerNode(table, claim.seat) }));
     }
   }
 

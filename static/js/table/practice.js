@@ -1,6 +1,7 @@
 /* Practice tables (root's data-practice="1"): the player asks for a hint (the button or
    the key h) and the server answers this socket with a colour and the cells it takes,
-   shown like a preview; "Take back" undoes the player's last move and the computer's
+   shown like a preview (a colour that takes nothing says what it keeps from the
+   opponent); "Take back" undoes the player's last move and the computer's
    answer (the server sends the new state as usual). */
 
 import { byId as $ } from "../dom.js";
@@ -52,7 +53,12 @@ export function setupPractice(table, board) {
     board.mark("hint", message.cells || []);
     const text = $("hint-text");
     const gained = message.gained !== undefined ? message.gained : (message.cells || []).length;
-    text.textContent = t("hint.text", { colour: palette[message.color].label, cells: counted("cells", gained) });
+    const colour = palette[message.color].label;
+    const denies = message.denies; // a colour that takes nothing now: what it keeps from the opponent
+    text.textContent =
+      !gained && denies && denies.cells > 0
+        ? t("hint.denies", { colour: colour, cells: counted("cells", denies.cells) })
+        : t("hint.text", { colour: colour, cells: counted("cells", gained) });
     text.hidden = false;
   }
 

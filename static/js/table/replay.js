@@ -1,13 +1,16 @@
-/* Replays: every game of a finished match move by move, and for spectators of a running
-   match the moves played so far, without leaving the live view. The positions come from
-   the table's steps URL (docs/protocol.md, "Steps"): per game its start and one step per
-   move or event, each with its FPN, scores and the cells it took. The board is redrawn
-   from a step's FPN; new states keep arriving meanwhile, and "Back to live" returns. */
+/* Replays: every game of a finished match move by move, and during a match the moves
+   played so far, for its players and spectators alike, without leaving the table. The
+   positions come from the table's steps URL (docs/protocol.md, "Steps"): per game its
+   start and one step per move or event, each with its FPN, scores and the cells it took;
+   while the match goes on, each new move is appended from the state itself and anything
+   else fetches the steps again. The board is redrawn from a step's FPN; new states keep
+   arriving meanwhile, and "Back to live" returns. A player sees the bar only while
+   looking back ("Earlier moves" above the board, the move list or ← opens it). */
 
 import { byId as $, el } from "../dom.js";
 import { parseFpn } from "./board.js";
 import { phrase } from "./phrases.js";
-import { memberLink, membersLinked, replayable, seatIndex } from "./seats.js";
+import { memberLink, membersLinked, mySeat, replayable, seatIndex } from "./seats.js";
 
 const COPIED_SHOWN_MS = 4000;
 
@@ -119,6 +122,7 @@ export function setupReplay(table, board, { onChange }) {
 
   function backToLive() {
     if (!table.replaying) return;
+    if ($("board-wrap").contains(document.activeElement)) $("board-wrap").focus();
     table.replaying = false;
     at = null;
     board.draw(table.fpn);
@@ -140,13 +144,16 @@ export function setupReplay(table, board, { onChange }) {
   function render() {
     const s = table.state;
     const can = allowed();
-    bar.hidden = !can;
+    const running = s.match.status === "playing" || s.match.status === "between_games";
+    // A player keeps the colour bar and the board's room until they look back.
+    const tucked = running && !!mySeat(s) && !table.replaying;
+    bar.hidden = !can || tucked;
+    $("browse-back").hidden = !can || !tucked;
     root.classList.toggle("replaying", table.replaying);
     if (!can) {
       if (table.replaying) backToLive();
       return;
     }
-    const running = s.match.status === "playing" || s.match.status === "between_games";
     $("replay-live").hidden = !(running && table.replaying);
     const spot = shown();
     renderGames(spot);
@@ -295,6 +302,8 @@ export function setupReplay(table, board, { onChange }) {
     act((from) => ({ game: from.game, step: value }));
   });
   $("replay-live").addEventListener("click", backToLive);
+  $("browse-back").addEventListener("click", () => step(-1));
+  table.backToLive = backToLive;
   $("replay-copy").addEventListener("click", copyPosition);
   $("moves").addEventListener("click", (event) => {
     const jump = event.target.closest(".ply-jump");
@@ -323,16 +332,49 @@ export function setupReplay(table, board, { onChange }) {
     }
   });
 
+  /** Whether the state is the steps' last state and one more move in the same game. */
+  function appendable(s) {
+    if (loading || !steps || steps.games.length !== s.games.length) return false;
+    if (s.game.number !== s.games.length) return false;
+    const timeline = steps.games[steps.games.length - 1];
+    const last = timeline[timeline.length - 1];
+    const moves = s.games[s.games.length - 1].moves;
+    return !last.event && moves.length === last.ply + 1;
+  }
+
+  /** The step of the state's newest move, from the state: the cells it took are the
+      cells whose owner changed since the step before. */
+  function append(s) {
+    const timeline = steps.games[steps.games.length - 1];
+    const before = parseFpn(timeline[timeline.length - 1].position).cells;
+    const after = parseFpn(s.game.position).cells;
+    const move = s.games[s.games.length - 1].moves.slice(-1)[0];
+    const gained = [];
+    for (let i = 0; i < after.length; i++) if (after[i] !== before[i]) gained.push(i);
+    timeline.push({
+      ply: move.ply,
+      seat: move.seat,
+      color: move.color,
+      event: null,
+      position: s.game.position,
+      scores: s.game.scores.slice(),
+      gained: move.color === "swap" ? [] : gained,
+    });
+    steps.version = s.version;
+  }
+
   return {
     render() {
-      // A match that is over is replayed from its end: its steps are fetched at once;
-      // a spectator's, once they stepped back, follow the live board.
-      const status = table.state.match.status;
-      const over = status === "finished" || status === "aborted";
-      if (allowed() && !table.replaying && !fresh() && (over || steps)) {
-        load()
-          .then(render)
-          .catch(() => undefined);
+      // The steps are fetched at once (a match that is over is replayed from its end)
+      // and follow the live board: a new move is appended, anything else fetched again.
+      if (allowed() && !fresh()) {
+        if (appendable(table.state)) {
+          append(table.state);
+        } else {
+          load()
+            .then(render)
+            .catch(() => undefined);
+        }
       }
       render();
     },

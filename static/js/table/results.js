@@ -1,9 +1,11 @@
 /* How games and matches ended, in words: for the match panel, the result banners and the
    announcements read out after a move. Each comes as nodes (members' names are links)
-   or, for what is only read or heard, as text. */
+   or, for what is only read or heard, as text. Each reason a game ends for (decided,
+   filled, last_side, resigned, flagged, abandoned; docs/protocol.md) has its own
+   sentence, "game.won.<reason>", in the page's texts. */
 
 import { phrase } from "./phrases.js";
-import { isDraw, membersLinked, seatIndex, sideOf } from "./seats.js";
+import { isDraw, membersLinked, namesOf, seatIndex, sideOf } from "./seats.js";
 
 /** Match points with halves: 1.5 -> "1½", 0.5 -> "½". */
 export function halves(x) {
@@ -12,35 +14,32 @@ export function halves(x) {
   return whole === 0 && half ? half : String(whole) + half;
 }
 
-/** One finished game in words (a fragment): who won it (or that it was drawn) and why. */
-export function gameResult(state, game, texts) {
-  const reason = texts.t("game." + game.reason);
+/** One finished game in words (a fragment): who won it (or that it was drawn) and why,
+    as one sentence per reason. names(letters) gives the players (nodes or text); by
+    default their names as links. */
+export function gameResult(state, game, texts, names = linked(state, texts)) {
   if (!game.winners.length || isDraw(state, game.winners)) {
-    return phrase(texts, "game.drawn", { number: game.number, reason: reason });
+    return phrase(texts, "game.drawn", { number: game.number });
   }
-  return phrase(texts, "game.won", {
-    winners: membersLinked(state, game.winners, texts),
-    number: game.number,
-    reason: reason,
-  });
+  const key = texts.has("game.won." + game.reason) ? "game.won." + game.reason : "game.won";
+  return phrase(texts, key, { winners: names(game.winners), number: game.number });
 }
 
 /** One finished game in words, as text. */
-export function gameResultText(state, game, texts) {
-  return gameResult(state, game, texts).textContent;
+export function gameResultText(state, game, texts, names = (letters) => namesOf(state, letters, texts)) {
+  return gameResult(state, game, texts, names).textContent;
+}
+
+function linked(state, texts) {
+  return (letters) => membersLinked(state, letters, texts);
 }
 
 /** The match's result in words (a fragment), or null while it goes on. */
-export function result(state, texts) {
+export function result(state, texts, names = linked(state, texts)) {
   const outcome = state.match.result;
   if (!outcome) return null;
-  const winners = () => membersLinked(state, outcome.winners, texts);
-  const losers = () =>
-    membersLinked(
-      state,
-      state.match.seats.map((x) => x.seat).filter((l) => !outcome.winners.includes(l)),
-      texts
-    );
+  const winners = () => names(outcome.winners);
+  const losers = () => names(state.match.seats.map((x) => x.seat).filter((l) => !outcome.winners.includes(l)));
   const bySide = state.game.figures.map((f) => state.match.points[seatIndex(f.seats[0])]);
   const totalsBySide = state.game.figures.map((f) => state.match.totals[seatIndex(f.seats[0])]);
   const winnerFirst = (values) => {
@@ -55,7 +54,11 @@ export function result(state, texts) {
         score: winnerFirst(bySide).map(halves).join("–"),
       });
     case "totals":
-      return phrase(texts, "result.totals", { winners: winners(), totals: winnerFirst(totalsBySide).join("–") });
+      return phrase(texts, "result.totals", {
+        winners: winners(),
+        score: winnerFirst(bySide).map(halves).join("–"),
+        totals: winnerFirst(totalsBySide).join("–"),
+      });
     case "drawn":
       return phrase(texts, "result.drawn", { score: bySide.map(halves).join("–") });
     case "resigned":
@@ -70,7 +73,7 @@ export function result(state, texts) {
 }
 
 /** The match's result in words, as text, or "" while it goes on. */
-export function resultText(state, texts) {
-  const nodes = result(state, texts);
+export function resultText(state, texts, names = (letters) => namesOf(state, letters, texts)) {
+  const nodes = result(state, texts, names);
   return nodes ? nodes.textContent : "";
 }

@@ -77,10 +77,18 @@ export function membersLinked(state, letters, texts) {
   );
 }
 
-/** Whether the page may step through the moves: a match that is over, or a spectator of
-    one being played (its players keep the live board). */
+/** Whether the page may step through the moves: a match that is over, and one being
+    played, for its players and spectators alike (the live board waits meanwhile). */
 export function replayable(state) {
   const status = state.match.status;
-  if (status === "finished" || status === "aborted") return true;
-  return !mySeat(state) && (status === "playing" || status === "between_games");
+  return status === "finished" || status === "aborted" || status === "playing" || status === "between_games";
+}
+
+/** Whether the member looking at the page is seated in a game being played and still
+    in it (a premove can wait for their turn). */
+export function playingHere(state) {
+  const letter = mySeat(state);
+  if (!letter || state.match.status !== "playing" || state.game.over) return false;
+  const seat = state.match.seats[seatIndex(letter)];
+  return !(seat && seat.out);
 }
