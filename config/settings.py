@@ -244,7 +244,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "lobby.tasks.hosts_gone_withdraw",
         "schedule": env_float("HOSTS_GONE_SWEEP_SECONDS", 30),
     },
+    # Arenas (SPEC §12): they start and end on time; schedules make the next day's.
+    "arenas-advance": {
+        "task": "lobby.tasks.arenas_advance",
+        "schedule": env_float("ARENA_PAIRING_SECONDS", 5),
+    },
+    "arenas-schedule": {"task": "lobby.tasks.arenas_schedule", "schedule": 3600.0},
 }
+# How often a running arena pairs its waiting entrants (SPEC §12: at most 5 s).
+ARENA_PAIRING_SECONDS = env_float("ARENA_PAIRING_SECONDS", 5)
 
 # --- Time at the tables -----------------------------------------------------------------
 # Every duration is a setting so tests can shorten it. The tests' own settings

@@ -19,3 +19,15 @@ def challenges_expire() -> int:
 def hosts_gone_withdraw() -> int:
     """Every half minute (beat): waiting tables whose host has gone from the site."""
     return services.hosts_gone_withdraw(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def arenas_advance() -> int:
+    """Every ``ARENA_PAIRING_SECONDS`` (beat): arenas start and end on time."""
+    return services.arenas_advance(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def arenas_schedule() -> int:
+    """Every hour (beat): the scheduled arenas of the next day."""
+    return len(services.arenas_schedule(now=timing.now()))

@@ -6,11 +6,22 @@ withdraws them (SPEC §10), by job:
 - ``challenges``: send, accept, decline, cancel, expire;
 - ``withdrawals``: a member's waiting tables and challenges withdrawn when their match
   starts, they are banned or they have gone;
-- ``members``: the checks every seat-taking action makes first.
+- ``members``: the checks every seat-taking action makes first;
+- ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended.
 
 One transaction each; matches start through ``games.services.match_create``.
 """
 
+from lobby.services.arenas import (
+    arena_cancel,
+    arena_create,
+    arena_join,
+    arena_settings_check,
+    arena_update,
+    arena_withdraw,
+    arenas_advance,
+    arenas_schedule,
+)
 from lobby.services.challenges import (
     challenge_accept,
     challenge_cancel,
@@ -30,6 +41,14 @@ from lobby.services.tables import (
 from lobby.services.withdrawals import hosts_gone_withdraw, member_waiting_withdraw
 
 __all__ = [
+    "arena_cancel",
+    "arena_create",
+    "arena_join",
+    "arena_settings_check",
+    "arena_update",
+    "arena_withdraw",
+    "arenas_advance",
+    "arenas_schedule",
     "challenge_accept",
     "challenge_cancel",
     "challenge_decline",
