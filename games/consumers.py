@@ -126,12 +126,13 @@ class TableConsumer(MemberSocket):
             await self.act(
                 services.chat_post, match_id=match_id, user=user, text=message.text, now=received_at
             )
-        elif message.type in ("ready", "rematch", "claim", "abort"):
+        elif message.type in ("ready", "rematch", "claim", "abort", "berserk"):
             service = {
                 "ready": services.match_ready,
                 "rematch": services.rematch_offer,
                 "claim": services.match_claim,
                 "abort": services.match_abort_unplayed,
+                "berserk": services.match_berserk,
             }[message.type]
             await self.act(service, match_id=match_id, user=user, now=received_at)
         elif message.type == "sync":

@@ -84,6 +84,9 @@ class Match(models.Model):
     result_reason = models.CharField(_("result"), max_length=16, blank=True, choices=Reason.choices)
     #: sockets open by non-players (kept by ``services.presence_refresh``)
     spectators = models.PositiveIntegerField(_("spectators"), default=0)
+    # The arena that paired the two members (``lobby.models.Arena``; an id, since the
+    # lobby sits above games), or None.
+    arena_id = models.PositiveIntegerField(_("arena"), null=True, blank=True, db_index=True)
     rematch = models.OneToOneField(
         "self",
         verbose_name=_("rematch"),

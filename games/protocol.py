@@ -53,12 +53,23 @@ class Chat:
 
 @dataclass(frozen=True, slots=True)
 class Simple:
-    """A message with no fields: ready, sync, claim, rematch, hint, takeback, abort, ping."""
+    """A message with no fields: ready, sync, claim, rematch, hint, takeback, abort,
+    berserk, ping."""
 
     type: str
 
 
-SIMPLE_TYPES = {"ready", "sync", "claim", "rematch", "hint", "takeback", "abort", "ping"}
+SIMPLE_TYPES = {
+    "ready",
+    "sync",
+    "claim",
+    "rematch",
+    "hint",
+    "takeback",
+    "abort",
+    "berserk",
+    "ping",
+}
 Message = Move | Resign | Chat | Simple
 
 

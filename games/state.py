@@ -111,6 +111,8 @@ def build(
             "increment_ms": clock.increment_ms,
             "running": None if clock.running is None else SEAT_LETTERS[clock.running],
         }
+        if clock.berserks:  # arenas: who gave up half their time
+            clock_view["berserk"] = letters(sorted(clock.berserks))
     rematch_offer = None
     if match.rematch_offered_at and not match.rematch_id:
         window = timing.seconds("GAME_REMATCH_SECONDS")
@@ -119,7 +121,7 @@ def build(
             "expires_at": timing.ms(match.rematch_offered_at + window),
         }
     between = match.status == Match.Status.BETWEEN_GAMES
-    return {
+    built = {
         "type": "state",
         "version": match.version,
         "server_time": timing.ms(now),
@@ -199,6 +201,9 @@ def build(
         ],
         "clock": clock_view,
     }
+    if match.arena_id is not None:  # the arena that paired them (SPEC §12)
+        built["match"]["arena"] = match.arena_id
+    return built
 
 
 SPECTATOR = {"seat": None, "legal": {}, "previews": {}, "can_swap": False, "can_abort": False}
@@ -210,6 +215,7 @@ def you(
     position: Position | None = None,
     *,
     can_abort: bool = False,
+    can_berserk: bool = False,
 ) -> dict:
     """A player's own part of the state: legal colours with reasons, previews when it is
     their turn, and whether they may still abort the match (their side has not moved in
@@ -227,17 +233,35 @@ def you(
             for colour, reason in legal.items()
             if reason is None
         }
-    return {
+    mine = {
         "seat": SEAT_LETTERS[seat],
         "legal": {str(colour): reason for colour, reason in legal.items()},
         "previews": previews,
         "can_swap": bool(playing and position.to_move == seat and position.can_swap),
         "can_abort": can_abort,
     }
+    if can_berserk:  # arena matches only: other tables' states keep their shape
+        mine["can_berserk"] = True
+    return mine
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def berserkers(match: Match, state: MatchState) -> frozenset[int]:
+    """The seats whose members may still go berserk (SPEC §12): arena matches, game 1,
+    before the member's first move, once."""
+    if match.arena_id is None or state.status != Match.Status.PLAYING or state.current.number != 1:
+        return frozenset()
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+    if clock is None:
+        return frozenset()
+    return frozenset(
+        seat
+        for seat in range(state.seats)
+        if seat not in clock.berserks and not state.side_moved(seat)
+    )
 
 
 def abortable(state: MatchState) -> frozenset[int]:
@@ -255,6 +279,7 @@ def encode(
     deadline: datetime | None = None,
     aborters: frozenset[int] = frozenset(),
     players: list[int | None] | None = None,
+    berserks: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """The state as a group event, serialized once for every socket at the table: the
     public part as JSON text, each seat's ``you`` (and the spectators') as JSON text, so a
@@ -262,7 +287,15 @@ def encode(
     ``players``: each seat's member id, so a socket knows its member's seat afresh."""
     yous = {"-": _dumps(SPECTATOR)}
     for seat in range(position.seats):
-        yous[str(seat)] = _dumps(you(message, seat, position, can_abort=seat in aborters))
+        yous[str(seat)] = _dumps(
+            you(
+                message,
+                seat,
+                position,
+                can_abort=seat in aborters,
+                can_berserk=seat in berserks,
+            )
+        )
     return {
         "type": "table.state",
         "version": message["version"],

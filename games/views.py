@@ -94,7 +94,11 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
     seat = access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
     state["you"] = public.you(
-        state, seat, position, can_abort=seat in public.abortable(engine_state)
+        state,
+        seat,
+        position,
+        can_abort=seat in public.abortable(engine_state),
+        can_berserk=seat in public.berserkers(match, engine_state),
     )
     muted = request.user.is_authenticated and request.user.is_chat_muted(timing.now())
     return render(

@@ -8,9 +8,11 @@ class LobbyConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.signals import member_banned, member_deleting
-        from games.signals import match_started
+        from games.signals import arena_match_ended, match_started
+        from lobby.services.arena_play import arena_match_scored
         from lobby.services.withdrawals import on_match_started, on_member_banned
 
         match_started.connect(on_match_started, dispatch_uid="lobby-match-started")
+        arena_match_ended.connect(arena_match_scored, dispatch_uid="lobby-arena-scored")
         member_banned.connect(on_member_banned, dispatch_uid="lobby-member-banned")
         member_deleting.connect(on_member_banned, dispatch_uid="lobby-member-deleting")

@@ -153,3 +153,53 @@ class ArenaEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member} · {self.arena}"
+
+
+class ArenaResult(models.Model):
+    """One member's side of a finished arena match, scored when it ended (SPEC §12): the
+    arena's table is read from these rows, and a recomputation from the matches
+    (``lobby.standings.arena_recomputed``) gives the same."""
+
+    class Outcome(models.TextChoices):
+        WIN = "win", _("win")
+        DRAW = "draw", _("draw")
+        LOSS = "loss", _("loss")
+        ABORTED = "aborted", _("aborted")
+
+    arena = models.ForeignKey(
+        Arena, verbose_name=_("arena"), on_delete=models.CASCADE, related_name="results"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        on_delete=models.CASCADE,
+        related_name="arena_results",
+    )
+    match = models.ForeignKey(
+        "games.Match", verbose_name=_("match"), on_delete=models.CASCADE, related_name="+"
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("opponent"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    opponent_rating = models.FloatField(_("opponent's rating"), null=True)
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices)
+    points = models.PositiveSmallIntegerField(_("points"))
+    on_fire = models.BooleanField(_("on fire"), default=False)
+    berserk = models.BooleanField(_("berserk"), default=False)
+    moves = models.PositiveSmallIntegerField(_("moves"), default=0)
+    finished_at = models.DateTimeField(_("finished"))
+
+    class Meta:
+        verbose_name = _("arena result")
+        verbose_name_plural = _("arena results")
+        ordering = ["finished_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "member"], name="arena_result_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} · {self.outcome} · {self.points}"

@@ -23,8 +23,11 @@ def hosts_gone_withdraw() -> int:
 
 @shared_task(ignore_result=True)
 def arenas_advance() -> int:
-    """Every ``ARENA_PAIRING_SECONDS`` (beat): arenas start and end on time."""
-    return services.arenas_advance(now=timing.now())
+    """Every ``ARENA_PAIRING_SECONDS`` (beat): arenas start and end on time, and each
+    running arena pairs its waiting entrants. Returns the matches started."""
+    now = timing.now()
+    services.arenas_advance(now=now)
+    return services.arenas_pair(now=now)
 
 
 @shared_task(ignore_result=True)

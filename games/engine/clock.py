@@ -13,6 +13,11 @@ always runs, except between games.
 >>> clock = clock.press(1, at_ms=5_000, next_seat=0)  # now A has moved: A's clock runs
 >>> clock.running, clock.remaining(0, at_ms=8_000)
 (0, 179000)
+
+Berserk (arenas, SPEC §12): a seat's bank halved and no increment for it in this match.
+
+>>> Clock.for_preset("1+1", seats=2).berserk(1).press(1, at_ms=0, next_seat=0).remaining_ms
+(60000, 30000)
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ class Clock:
     since_ms: int | None = None  # when it started running
     #: seats that made their first move of game 1: only their clocks ever run
     started: frozenset[int] = frozenset()
+    #: seats gone berserk: half their bank, no increment
+    berserks: frozenset[int] = frozenset()
 
     @classmethod
     def for_preset(cls, preset: str, seats: int) -> Clock:
@@ -69,7 +76,7 @@ class Clock:
         start ``next_seat``'s clock if that seat has made its first move (None: game over)."""
         left = self.remaining(seat, at_ms)
         remaining = list(self.remaining_ms)
-        remaining[seat] = left + self.increment_ms
+        remaining[seat] = left + (0 if seat in self.berserks else self.increment_ms)
         started = self.started | {seat}
         running = next_seat if next_seat in started else None
         return replace(
@@ -101,14 +108,26 @@ class Clock:
             return stopped
         return replace(stopped, running=seat, since_ms=at_ms)
 
+    def berserk(self, seat: int) -> Clock:
+        """``seat`` goes berserk: its time left halved (rounded down to the second), and
+        no increment for it from now on. Once only."""
+        if seat in self.berserks:
+            return self
+        remaining = list(self.remaining_ms)
+        remaining[seat] = remaining[seat] // 2 // 1000 * 1000
+        return replace(self, remaining_ms=tuple(remaining), berserks=self.berserks | {seat})
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "remaining_ms": list(self.remaining_ms),
             "increment_ms": self.increment_ms,
             "running": self.running,
             "since_ms": self.since_ms,
             "started": sorted(self.started),
         }
+        if self.berserks:  # arenas only: other clocks keep their shape
+            data["berserks"] = sorted(self.berserks)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Clock:
@@ -118,4 +137,5 @@ class Clock:
             running=data["running"],
             since_ms=data["since_ms"],
             started=frozenset(data["started"]),
+            berserks=frozenset(data.get("berserks", ())),
         )

@@ -23,6 +23,7 @@ from games.services.chat import chat_post
 from games.services.ending import (
     match_abort,
     match_abort_unplayed,
+    match_berserk,
     match_claim,
     member_leave_all,
     member_matches_end,
@@ -59,6 +60,7 @@ __all__ = [
     "hint_work",
     "match_abort",
     "match_abort_unplayed",
+    "match_berserk",
     "match_claim",
     "match_create",
     "match_ready",

@@ -26,6 +26,7 @@ from games.errors import from_engine
 from games.models import Game, Match
 from games.services import clocks
 from games.services.claims import claim_from
+from games.signals import arena_match_ended
 from games.state import SeatRow
 from ratings.selectors import match_rating_changes
 from ratings.services import match_result_record
@@ -92,6 +93,8 @@ def state_commit(
         changed |= {"finished_at", "result_reason"}
         if new.status == FINISHED and match.rated:
             _hand_to_ratings(match, seats, new, now=now)
+        if match.arena_id is not None:
+            arena_match_ended.send(sender=Match, match=match, state=new, seats=seats, now=now)
         if old is not None and not match.private and not match.practice:
             transaction.on_commit(events.lobby_changed)  # it leaves "being played now"
     if clocks.turn_of(old) != clocks.turn_of(new):
@@ -154,6 +157,7 @@ def match_bump(
         deadline=match.deadline,
         aborters=public.abortable(state),
         players=[row.member_id for row in seats],
+        berserks=public.berserkers(match, state) if match.arena_id is not None else frozenset(),
     )
     changed = {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}
     store.match_save(match, changed, move=move, guard=guard)

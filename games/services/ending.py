@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import events, store, timing
+from games import state as public
 from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
@@ -81,6 +82,30 @@ def match_abort_unplayed(
                 "not_allowed", _("A match can be aborted only before your first move.")
             )
         return state_commit(match, seats, state, engine_event(state.abort), now=now)
+
+
+def match_berserk(
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    session_key: str | None = None,
+    password: str | None = None,
+) -> Match:
+    """An arena player goes berserk before their first move of game 1 (SPEC §12): half
+    their bank, no increment for them in this match; both sides see it."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        seat = player_seat_or_error(seats, user, now=now)
+        state = store.engine_state(match)
+        if seat not in public.berserkers(match, state):
+            raise TableError(
+                "not_allowed",
+                _("Berserk is for arena matches, before your first move of game 1, once."),
+            )
+        clock = Clock.from_dict(match.clock_state).berserk(seat)
+        match.clock_state = clock.to_dict()
+        return match_bump(match, seats, state, now=now, fields={"clock_state"})
 
 
 def member_matches_end(*, member_id: int, now: datetime) -> int:

@@ -62,10 +62,14 @@ def match_create(
     private: bool = False,
     bots: dict[int, int] | None = None,
     practice: bool = False,
+    arena: int | None = None,
 ) -> Match:
     """Seat ``members`` (in seat order A, B, …, skipping the seats of ``bots``: seat →
     computer level) at a new table and start its match; a waiting ``table`` that filled is
     started in place. Everyone seated is sent to the table at once.
+
+    ``arena``: the arena that paired the members (its id): the limit of rated matches
+    between two members in a day does not apply there, and the notice says so.
 
     >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
     """
@@ -89,7 +93,7 @@ def match_create(
     if any(member.is_banned(now) for member in members):
         raise TableError("invalid", _("A banned member cannot play."))
     with transaction.atomic():
-        if rated and rated_pairs_full([m.pk for m in members], now=now):
+        if rated and arena is None and rated_pairs_full([m.pk for m in members], now=now):
             rated = False  # the table said so before it started
             if table is not None:
                 table.rated = False
@@ -106,6 +110,7 @@ def match_create(
                 seed=seed,
                 board=definition.new_position(seed).to_text(),
                 created_by=created_by,
+                arena_id=arena,
             )
         else:
             match = table
@@ -114,6 +119,8 @@ def match_create(
         seats = _seat(match, board, members, bots, now=now)
         _start(match, seats, board, now=now)
         started = {"kind": "started", "url": public.table_url(match, neutral=True)}
+        if arena is not None:
+            started["arena"] = arena
         for member in members:  # everyone seated goes to the table at once
             transaction.on_commit(partial(events.member_notify, member.pk, started))
         match_started.send(sender=Match, match=match, members=list(members))

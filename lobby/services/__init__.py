@@ -7,11 +7,13 @@ withdraws them (SPEC §10), by job:
 - ``withdrawals``: a member's waiting tables and challenges withdrawn when their match
   starts, they are banned or they have gone;
 - ``members``: the checks every seat-taking action makes first;
-- ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended.
+- ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended;
+- ``arena_play``: an arena's entrants paired, and its matches scored as they end.
 
 One transaction each; matches start through ``games.services.match_create``.
 """
 
+from lobby.services.arena_play import arena_match_scored, arena_pair, arenas_pair
 from lobby.services.arenas import (
     arena_cancel,
     arena_create,
@@ -44,10 +46,13 @@ __all__ = [
     "arena_cancel",
     "arena_create",
     "arena_join",
+    "arena_match_scored",
+    "arena_pair",
     "arena_settings_check",
     "arena_update",
     "arena_withdraw",
     "arenas_advance",
+    "arenas_pair",
     "arenas_schedule",
     "challenge_accept",
     "challenge_cancel",

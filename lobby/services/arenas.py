@@ -34,7 +34,7 @@ def arena_group(arena_id: int) -> str:
     return f"arena-{arena_id}"
 
 
-def _changed(arena: Arena) -> None:
+def arena_changed(arena: Arena) -> None:
     """The arena's pages look again, once the change is committed."""
     arena.version += 1
     arena.save(update_fields=["version", "status", "cancel_reason"])
@@ -44,7 +44,7 @@ def _changed(arena: Arena) -> None:
     )
 
 
-def _locked(arena_id: int) -> Arena:
+def arena_locked(arena_id: int) -> Arena:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None:
         raise TableError("not_found", _("This arena does not exist."))
@@ -80,7 +80,7 @@ def arena_create(
 def arena_update(*, arena_id: int, now: datetime, **settings) -> Arena:
     """A moderator changes an arena's settings (``name``, ``variant``, ``clock``,
     ``starts_at``, ``minutes``) before it starts; afterwards they stay."""
-    arena = _locked(arena_id)
+    arena = arena_locked(arena_id)
     if arena.status != Arena.Status.UPCOMING or arena.starts_at <= now:
         raise TableError("not_allowed", _("An arena that has started keeps its settings."))
     arena_settings_check(
@@ -92,7 +92,7 @@ def arena_update(*, arena_id: int, now: datetime, **settings) -> Arena:
         if field in settings:
             setattr(arena, field, settings[field])
     arena.save(update_fields=["name", "variant", "clock", "starts_at", "minutes"])
-    _changed(arena)
+    arena_changed(arena)
     return arena
 
 
@@ -117,7 +117,7 @@ def arena_join(*, arena_id: int, member: User | None, now: datetime) -> ArenaEnt
     """Enter an arena before or while it runs, or come back after withdrawing (the points
     stay)."""
     member = member_check(member, now)
-    arena = _locked(arena_id)
+    arena = arena_locked(arena_id)
     if arena.status not in (Arena.Status.UPCOMING, Arena.Status.RUNNING) or now >= arena.ends_at:
         raise TableError("not_allowed", _("This arena is over: it takes no more players."))
     entry, created = ArenaEntry.objects.get_or_create(
@@ -127,7 +127,7 @@ def arena_join(*, arena_id: int, member: User | None, now: datetime) -> ArenaEnt
         return entry
     entry.active, entry.withdrawn_at = True, None
     entry.save(update_fields=["active", "withdrawn_at"])
-    _changed(arena)
+    arena_changed(arena)
     return entry
 
 
@@ -136,13 +136,13 @@ def arena_withdraw(*, arena_id: int, member: User | None, now: datetime) -> None
     """Stop being paired; the points stay, and the member may join again."""
     if member is None or not member.is_authenticated:
         raise TableError("not_allowed", _("Log in to take part in an arena."))
-    arena = _locked(arena_id)
+    arena = arena_locked(arena_id)
     entry = ArenaEntry.objects.filter(arena=arena, member=member, active=True).first()
     if entry is None:
         raise TableError("not_allowed", _("You are not taking part in this arena."))
     entry.active, entry.withdrawn_at = False, now
     entry.save(update_fields=["active", "withdrawn_at"])
-    _changed(arena)
+    arena_changed(arena)
 
 
 @transaction.atomic
@@ -152,12 +152,12 @@ def arena_cancel(*, arena_id: int, reason: str, by: User | None = None) -> Arena
     reason = reason.strip()
     if not reason:
         raise TableError("not_allowed", _("Say why the arena is cancelled."))
-    arena = _locked(arena_id)
+    arena = arena_locked(arena_id)
     if arena.status in (Arena.Status.FINISHED, Arena.Status.CANCELLED):
         raise TableError("not_allowed", _("This arena is over already."))
     arena.status = Arena.Status.CANCELLED
     arena.cancel_reason = reason[:300]
-    _changed(arena)
+    arena_changed(arena)
     return arena
 
 
@@ -175,7 +175,7 @@ def arenas_advance(*, now: datetime) -> int:
 
 @transaction.atomic
 def _advance(arena_id: int, now: datetime) -> int:
-    arena = _locked(arena_id)
+    arena = arena_locked(arena_id)
     was = arena.status
     if arena.status == Arena.Status.UPCOMING and arena.starts_at <= now:
         arena.status = Arena.Status.RUNNING
@@ -183,7 +183,7 @@ def _advance(arena_id: int, now: datetime) -> int:
         arena.status = Arena.Status.FINISHED
     if arena.status == was:
         return 0
-    _changed(arena)
+    arena_changed(arena)
     return 1
 
 

@@ -1,0 +1,173 @@
+"""An arena at play (SPEC §12): pairing its waiting entrants every few seconds, and
+scoring each of its matches as it ends.
+
+Pairing takes the active entrants with a present socket on some page of the site who
+are not seated at a match in play, and pairs them with ``lobby.pairing.pair``; each
+pair starts a rated match of two games with the arena's clock (``match_create`` sends
+both members to the table, and its ``match_started`` withdraws their waiting tables and
+challenges). Scoring stores both members' ``ArenaResult`` in the transaction that ends
+the match (``games.signals.arena_match_ended``), from ``lobby.scoring``."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Sum
+
+from accounts.models import User
+from games.engine import VARIANTS
+from games.engine.clock import Clock
+from games.engine.match import ABORTED, MatchState
+from games.models import Match, Presence, Seat
+from games.services import match_create
+from games.state import SeatRow
+from lobby.models import Arena, ArenaEntry, ArenaResult
+from lobby.pairing import Waiting, pair
+from lobby.scoring import Played, score
+from lobby.services.arenas import arena_changed, arena_locked
+from ratings.selectors import current_ratings
+
+IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+
+
+def arenas_pair(*, now: datetime) -> int:
+    """Every ``ARENA_PAIRING_SECONDS`` (beat): each running arena's waiting entrants
+    paired. Returns the matches started."""
+    started = 0
+    for arena_id in Arena.objects.filter(status=Arena.Status.RUNNING).values_list("pk", flat=True):
+        started += arena_pair(arena_id=arena_id, now=now)
+    return started
+
+
+@transaction.atomic
+def arena_pair(*, arena_id: int, now: datetime) -> int:
+    arena = arena_locked(arena_id)
+    if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
+        return 0
+    members = {
+        m.pk: m
+        for m in User.objects.filter(
+            arena_entries__arena=arena, arena_entries__active=True, is_active=True
+        )
+        if not m.is_banned(now)
+    }
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    present = set(
+        Presence.objects.filter(
+            member_id__in=members, closed=False, last_seen__gt=horizon
+        ).values_list("member_id", flat=True)
+    )
+    busy = set(
+        Seat.objects.filter(member_id__in=members, match__status__in=IN_PLAY).values_list(
+            "member_id", flat=True
+        )
+    )
+    waiting = [pk for pk in members if pk in present and pk not in busy]
+    if len(waiting) < 2:
+        return 0
+    points = dict(
+        ArenaResult.objects.filter(arena=arena, member_id__in=waiting)
+        .values("member_id")
+        .annotate(total=Sum("points"))
+        .values_list("member_id", "total")
+    )
+    last_opponent = {}
+    for member_id, opponent_id in (
+        ArenaResult.objects.filter(arena=arena, member_id__in=waiting)
+        .order_by("finished_at", "pk")
+        .values_list("member_id", "opponent_id")
+    ):
+        last_opponent[member_id] = opponent_id
+    ratings = current_ratings(waiting, VARIANTS[arena.variant].rated_scale)
+    pairs = pair(
+        [
+            Waiting(pk, points.get(pk, 0), ratings[pk].rating, last_opponent.get(pk))
+            for pk in waiting
+        ]
+    )
+    for a, b in pairs:
+        seated = [members[a], members[b]]
+        if secrets.randbelow(2):  # who moves first is drawn
+            seated.reverse()
+        match_create(
+            variant=arena.variant,
+            members=seated,
+            now=now,
+            rated=True,
+            clock=arena.clock,
+            arena=arena.pk,
+        )
+    if pairs:
+        arena_changed(arena)
+    return len(pairs)
+
+
+def outcome_of(state: MatchState, seat: int) -> str:
+    """A seat's match as the arena counts it: win, draw, loss or aborted."""
+    if state.status == ABORTED:
+        return ArenaResult.Outcome.ABORTED
+    winners = set(state.winners)
+    if not winners or len(winners) == state.seats:
+        return ArenaResult.Outcome.DRAW
+    return ArenaResult.Outcome.WIN if seat in winners else ArenaResult.Outcome.LOSS
+
+
+def played_in(match: Match, state: MatchState, seat: int, opponent_rating) -> Played:
+    """A seat's side of an ended arena match, from the match alone: the outcome, the
+    opponent's rating shown when the match started (``Seat.rating``: before it), whether
+    the seat went berserk (the clock) and its moves."""
+    clock = Clock.from_dict(match.clock_state) if match.clock_state else None
+    return Played(
+        outcome_of(state, seat),
+        opponent_rating,
+        bool(clock and seat in clock.berserks),
+        sum(1 for game in state.games for mover, _ in game.log if mover == seat),
+    )
+
+
+def played_of(result: ArenaResult) -> Played:
+    return Played(result.outcome, result.opponent_rating, result.berserk, result.moves)
+
+
+def arena_match_scored(
+    *, match: Match, state: MatchState, seats: list[SeatRow], now: datetime, **kwargs
+) -> None:
+    """An arena's match ended (``games.signals.arena_match_ended``, inside its
+    transaction): both members' results, scored after their earlier ones in this arena;
+    a member who never moved in an aborted match is withdrawn."""
+    arena = Arena.objects.select_for_update().filter(pk=match.arena_id).first()
+    if arena is None:
+        return
+    rows = {row.seat: row for row in seats if row.member_id is not None}
+    for seat, row in rows.items():
+        member_id = row.member_id
+        opponent = next((r for s, r in rows.items() if s != seat), None)
+        earlier = [
+            played_of(r)
+            for r in ArenaResult.objects.filter(arena=arena, member_id=member_id).order_by(
+                "finished_at", "pk"
+            )
+        ]
+        current = played_in(match, state, seat, opponent.rating if opponent else None)
+        scored = score([*earlier, current])[-1]
+        ArenaResult.objects.create(
+            arena=arena,
+            member_id=member_id,
+            match=match,
+            opponent_id=opponent.member_id if opponent else None,
+            opponent_rating=current.opponent_rating,
+            outcome=current.outcome,
+            points=scored.points,
+            on_fire=scored.on_fire,
+            berserk=current.berserk,
+            moves=current.moves,
+            finished_at=now,
+        )
+        if current.outcome == ArenaResult.Outcome.ABORTED and not current.moves:
+            ArenaEntry.objects.filter(arena=arena, member_id=member_id).update(
+                active=False, withdrawn_at=now
+            )
+    arena_changed(arena)

@@ -1,0 +1,66 @@
+"""An arena's table (SPEC §12), read two ways that must agree: from the results stored as
+each match ended (``arena_standings``: two queries whatever the number of entrants), and
+recomputed from the arena's matches alone (``arena_recomputed``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from games.engine.match import MatchState
+from games.models import Match, Seat
+from lobby.models import Arena, ArenaEntry, ArenaResult
+from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
+from lobby.services.arena_play import played_in, played_of
+
+ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def arena_standings(arena: Arena) -> list[Standing]:
+    """The table from the stored results, ranked. Two queries."""
+    entries = list(ArenaEntry.objects.filter(arena=arena).values_list("member_id", "joined_at"))
+    results = defaultdict(list)
+    for result in ArenaResult.objects.filter(arena=arena).order_by("finished_at", "pk"):
+        results[result.member_id].append(result)
+    table = []
+    for member_id, joined_at in entries:
+        mine = results[member_id]
+        matches = [played_of(r) for r in mine]
+        table.append(
+            Standing(
+                member=member_id,
+                points=sum(r.points for r in mine),
+                performance=performance(matches),
+                fire=on_fire(matches),
+                results=tuple(
+                    Scored(p, r.points, r.on_fire) for p, r in zip(matches, mine, strict=True)
+                ),
+                entered=joined_at.timestamp(),
+            )
+        )
+    return ranked(table)
+
+
+def arena_recomputed(arena: Arena) -> list[Standing]:
+    """The table worked out again from the arena's ended matches, in the order they
+    ended: what ``arena_standings`` must show."""
+    entries = dict(ArenaEntry.objects.filter(arena=arena).values_list("member_id", "joined_at"))
+    matches = Match.objects.filter(arena_id=arena.pk, status__in=ENDED).order_by(
+        "finished_at", "pk"
+    )
+    seats = defaultdict(dict)
+    for row in Seat.objects.filter(match__in=matches):
+        seats[row.match_id][row.seat] = row
+    played = defaultdict(list)
+    for match in matches:
+        state = MatchState.from_dict(match.state)
+        for seat, row in seats[match.pk].items():
+            opponent = next((r for s, r in seats[match.pk].items() if s != seat), None)
+            played[row.member_id].append(
+                played_in(match, state, seat, opponent.rating if opponent else None)
+            )
+    return ranked(
+        [
+            standing(member_id, played[member_id], joined_at.timestamp())
+            for member_id, joined_at in entries.items()
+        ]
+    )

@@ -1,0 +1,216 @@
+"""An arena at play (SPEC §12): who is paired (entrants present on the site and not at
+another table in play), the rated match with the arena's clock and no daily pair limit,
+the notice that carries the arena, berserk, and each ended match scored for both members
+as the table recomputed from the matches says."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import events, services, timing
+from games.engine.match import MatchState
+from games.errors import TableError
+from games.models import Match
+from lobby import services as lobby
+from lobby.models import Arena, ArenaEntry, ArenaResult
+from lobby.standings import arena_recomputed, arena_standings
+from tests.moves import play_one, play_opening
+
+pytestmark = pytest.mark.django_db
+
+
+def state_of(match) -> MatchState:
+    return MatchState.from_dict(Match.objects.get(pk=match.pk).state)
+
+
+@pytest.fixture
+def arena():
+    now = timing.now()
+    arena = lobby.arena_create(
+        name="Test arena",
+        variant="fast",
+        clock="1+1",
+        starts_at=now - timedelta(minutes=1),
+        minutes=30,
+    )
+    lobby.arenas_advance(now=now)
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.RUNNING
+    return arena
+
+
+def enter(arena, *members, present=True):
+    now = timing.now()
+    for member in members:
+        lobby.arena_join(arena_id=arena.pk, member=member, now=now)
+        if present:
+            services.socket_open(
+                channel_name=f"test-{member.pk}", member=member, match_id=None, now=now
+            )
+
+
+def arena_matches(arena):
+    return list(Match.objects.filter(arena_id=arena.pk).prefetch_related("seats"))
+
+
+def finish(match, members):
+    """Both games played to their end, each move the greedy one (the first legal colour
+    each time could go round in circles)."""
+    by_id = {m.pk: m for m in members}
+    seated = [by_id[s.member_id] for s in match.seats.order_by("seat")]
+    while True:
+        state = state_of(match)
+        if state.status == "between_games":
+            for member in seated:
+                services.match_ready(match_id=match.pk, user=member, now=timing.now())
+            continue
+        if state.status != "playing":
+            return state
+        position = state.current.position
+        legal = [c for c, reason in position.legal_colors().items() if reason is None]
+        services.move_play(
+            match_id=match.pk,
+            user=seated[position.to_move],
+            ply=state.current.ply,
+            color=max(legal, key=lambda c: (len(position.preview(c)), -c)),
+            received_at=timing.now(),
+        )
+
+
+def test_present_free_entrants_are_paired_into_a_rated_match_with_the_arenas_clock(
+    arena, make_member, settings, django_capture_on_commit_callbacks
+):
+    settings.RATED_MATCHES_PER_PAIR = 1  # an arena ignores the daily limit of a pair
+    alice, bob, carol, dave = (make_member(n) for n in ("alice", "bob", "carol", "dave"))
+    earlier = services.match_create(
+        variant="fast", members=[alice, bob], now=timing.now(), rated=True, clock="1+1"
+    )
+    play_opening(earlier, [alice, bob])
+    services.match_resign(match_id=earlier.pk, user=alice, now=timing.now())
+    assert Match.objects.get(pk=earlier.pk).status == Match.Status.FINISHED
+    enter(arena, alice, bob)
+    enter(arena, carol, present=False)  # not on the site: not paired
+    enter(arena, dave)
+    elsewhere = services.match_create(
+        variant="classic", members=[dave, make_member("erin")], now=timing.now()
+    )
+    assert elsewhere.status == Match.Status.PLAYING  # dave is at another table
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert lobby.arenas_pair(now=timing.now()) == 1
+    (match,) = arena_matches(arena)
+    assert {s.member_id for s in match.seats.all()} == {alice.pk, bob.pk}
+    assert (match.rated, match.clock, match.variant, match.format) == (True, "1+1", "fast", "match")
+    notices = [c.args[1] for c in callbacks if getattr(c, "func", None) is events.member_notify]
+    assert {n["arena"] for n in notices} == {arena.pk} and len(notices) == 2
+    assert state_of(match).status == "playing"
+
+    # Seated now: nobody is paired twice.
+    assert lobby.arenas_pair(now=timing.now()) == 0
+    assert len(arena_matches(arena)) == 1
+
+
+def test_banned_and_withdrawn_entrants_are_not_paired(arena, make_member):
+    alice, bob, carol = (make_member(n) for n in ("alice", "bob", "carol"))
+    enter(arena, alice, bob, carol)
+    carol.banned_at = timing.now()
+    carol.save()
+    lobby.arena_withdraw(arena_id=arena.pk, member=bob, now=timing.now())
+    assert lobby.arenas_pair(now=timing.now()) == 0
+    assert arena_matches(arena) == []
+
+
+def test_an_ended_match_is_scored_for_both_and_the_table_agrees_with_the_matches(
+    arena, make_member
+):
+    alice, bob = make_member("alice"), make_member("bob")
+    enter(arena, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    (match,) = arena_matches(arena)
+    version = Arena.objects.get(pk=arena.pk).version
+    state = finish(match, [alice, bob])
+    assert state.status == "finished"
+    results = {r.member_id: r for r in ArenaResult.objects.filter(match=match)}
+    assert set(results) == {alice.pk, bob.pk}
+    outcomes = sorted(r.outcome for r in results.values())
+    points = {"win": 2, "draw": 1, "loss": 0}
+    assert outcomes in (["draw", "draw"], ["loss", "win"])
+    assert all(r.points == points[r.outcome] for r in results.values())
+    assert all(r.moves > 0 and not r.berserk for r in results.values())
+    assert results[alice.pk].opponent_id == bob.pk
+    assert Arena.objects.get(pk=arena.pk).version > version
+
+    # Two more matches between them: the table from stored results is the recomputed one.
+    for _ in range(2):
+        lobby.arenas_pair(now=timing.now())
+        finish(latest(arena), [alice, bob])
+    stored, recomputed = arena_standings(arena), arena_recomputed(arena)
+    assert [(s.member, s.points, s.fire) for s in stored] == [
+        (s.member, s.points, s.fire) for s in recomputed
+    ]
+    assert sum(len(s.results) for s in stored) == 6
+
+
+def latest(arena):
+    return Match.objects.filter(arena_id=arena.pk).order_by("-pk").first()
+
+
+def test_an_aborted_match_scores_nothing_and_withdraws_who_never_moved(arena, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    enter(arena, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    match = latest(arena)
+    seated = [s.member for s in match.seats.select_related("member").order_by("seat")]
+    play_one(match, seated)  # the first seat moves, the second aborts
+    services.match_abort_unplayed(match_id=match.pk, user=seated[1], now=timing.now())
+    results = {r.member_id: r for r in ArenaResult.objects.filter(match=match)}
+    assert {r.outcome for r in results.values()} == {"aborted"}
+    assert {r.points for r in results.values()} == {0}
+    active = dict(ArenaEntry.objects.filter(arena=arena).values_list("member_id", "active"))
+    assert active == {seated[0].pk: True, seated[1].pk: False}
+
+
+def test_berserk_halves_the_bank_drops_the_increment_and_both_see_it(arena, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    enter(arena, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    match = latest(arena)
+    first, second = [s.member for s in match.seats.select_related("member").order_by("seat")]
+    services.match_berserk(match_id=match.pk, user=second, now=timing.now())
+    match.refresh_from_db()
+    assert match.clock_state["remaining_ms"] == [60_000, 30_000]
+    assert match.clock_state["berserks"] == [1]
+    with pytest.raises(TableError):  # once
+        services.match_berserk(match_id=match.pk, user=second, now=timing.now())
+    play_one(match, [first, second])
+    with pytest.raises(TableError):  # not after one's first move
+        services.match_berserk(match_id=match.pk, user=first, now=timing.now())
+    play_one(match, [first, second])
+    match.refresh_from_db()
+    remaining = match.clock_state["remaining_ms"]
+    assert remaining[1] <= 30_000  # no increment for the berserk seat
+    assert remaining[0] > 60_000 - 1  # the other kept theirs (plus its increment)
+
+
+def test_berserk_is_refused_outside_arenas_and_nothing_changes(make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    match = services.match_create(
+        variant="fast", members=[alice, bob], now=timing.now(), clock="1+1"
+    )
+    version = match.version
+    with pytest.raises(TableError) as refused:
+        services.match_berserk(match_id=match.pk, user=alice, now=timing.now())
+    assert refused.value.code == "not_allowed"
+    match.refresh_from_db()
+    assert match.version == version and "berserks" not in match.clock_state
+
+
+def test_the_standings_take_two_queries_whatever_the_number_of_entrants(
+    arena, make_member, django_assert_num_queries
+):
+    enter(arena, *(make_member(f"m{i}") for i in range(3)), present=False)
+    with django_assert_num_queries(2):
+        assert len(arena_standings(arena)) == 3
+    enter(arena, *(make_member(f"n{i}") for i in range(12)), present=False)
+    with django_assert_num_queries(2):
+        assert len(arena_standings(arena)) == 15
