@@ -219,10 +219,12 @@ def match_record(match: Match) -> dict[str, Any]:
     result = None
     if state.reason is not None:
         result = {"winners": _letters(state.winners), "reason": state.reason}
+    berserks = Clock.from_dict(match.clock_state).berserks if match.clock_state else frozenset()
     return {
         "id": match.pk,
         "variant": match.variant,
         "rated": match.rated,
+        "arena": match.arena_id,
         "practice": match.practice,
         "status": match.status,
         "format": match.format,
@@ -236,6 +238,7 @@ def match_record(match: Match) -> dict[str, Any]:
                 "username": seat.member.username if seat.member else None,
                 "bot": seat.bot_level,
                 "rating": seat.rating,
+                "berserk": seat.seat in berserks,
             }
             for seat in seats
         ],

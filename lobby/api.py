@@ -18,6 +18,8 @@ from games.models import SEAT_LETTERS, Match
 from games.selectors import api_match, member_recent_matches
 from games.topics import variant_name
 from lobby import selectors
+from lobby.models import Arena
+from lobby.standings import arena_table, arenas_listed
 from ratings.selectors import member_ratings
 
 PAGE_SIZE = 50
@@ -173,3 +175,66 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
             "recent_matches": [matches.match_summary(m) for m in recent],
         }
     )
+
+
+def _arena(arena: Arena, entrants: int) -> dict:
+    return {
+        "id": arena.pk,
+        "name": arena.name,
+        "variant": arena.variant,
+        "clock": arena.clock,
+        "starts": arena.starts_at.isoformat(),
+        "minutes": arena.minutes,
+        "status": arena.status,
+        "entrants": entrants,
+    }
+
+
+@require_GET
+@_api_headers
+def arenas(request: HttpRequest) -> JsonResponse:
+    """``GET /api/arenas/``: running, upcoming and recently finished arenas (SPEC §12)."""
+    listed = arenas_listed()
+    return _json(
+        {
+            key: [_arena(arena, arena.entrant_count) for arena in listed[key]]
+            for key in ("running", "upcoming", "finished")
+        }
+    )
+
+
+@require_GET
+@_api_headers
+def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
+    """``GET /api/arenas/<id>/``: an arena with its standings, each member's results."""
+    found = Arena.objects.filter(pk=arena_id).first()
+    if found is None:
+        return _not_found("No arena has that id.")
+    table = arena_table(found)
+    data = _arena(found, found.entries.filter(active=True).count())
+    data["standings"] = [
+        {
+            "rank": line.rank,
+            "username": line.username,
+            "points": line.standing.points,
+            "rating": line.rating,
+            "performance": None
+            if line.standing.performance is None
+            else round(line.standing.performance),
+            "fire": line.standing.fire,
+            "results": [
+                {
+                    "match": match_id,
+                    "opponent": opponent,
+                    "outcome": scored.played.outcome,
+                    "points": scored.points,
+                    "berserk": scored.played.berserk,
+                }
+                for scored, opponent, match_id in zip(
+                    line.standing.results, line.opponents, line.matches, strict=True
+                )
+            ],
+        }
+        for line in table
+    ]
+    return _json(data)

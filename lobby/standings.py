@@ -5,14 +5,21 @@ recomputed from the arena's matches alone (``arena_recomputed``)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
+from django.db.models import Count, Q
+
+from accounts.models import User
+from games.engine import VARIANTS
 from games.engine.match import MatchState
 from games.models import Match, Seat
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
 from lobby.services.arena_play import played_in, played_of
+from ratings.selectors import current_ratings
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
+FINISHED_LISTED = 20
 
 
 def arena_standings(arena: Arena) -> list[Standing]:
@@ -64,3 +71,59 @@ def arena_recomputed(arena: Arena) -> list[Standing]:
             for member_id, joined_at in entries.items()
         ]
     )
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the arena's table as pages and the API show it."""
+
+    rank: int
+    username: str
+    rating: float
+    standing: Standing
+    opponents: tuple[str | None, ...]  # each result's opponent, by name
+    matches: tuple[int, ...]  # each result's match
+
+
+def arena_table(arena: Arena) -> list[Line]:
+    """The ranked table with names, current ratings and each result's opponent and
+    match. Four queries whatever the number of entrants."""
+    table = arena_standings(arena)
+    names = dict(User.objects.filter(arena_entries__arena=arena).values_list("pk", "username"))
+    results = defaultdict(list)
+    for member_id, match_id, opponent in (
+        ArenaResult.objects.filter(arena=arena)
+        .order_by("finished_at", "pk")
+        .values_list("member_id", "match_id", "opponent__username")
+    ):
+        results[member_id].append((match_id, opponent))
+    ratings = current_ratings(list(names), VARIANTS[arena.variant].rated_scale)
+    return [
+        Line(
+            rank=index,
+            username=names[s.member],
+            rating=round(ratings[s.member].rating),
+            standing=s,
+            opponents=tuple(opponent for _, opponent in results[s.member]),
+            matches=tuple(match_id for match_id, _ in results[s.member]),
+        )
+        for index, s in enumerate(table, start=1)
+    ]
+
+
+def arenas_listed() -> dict[str, list[Arena]]:
+    """Running, upcoming (soonest first) and finished or cancelled arenas (latest first),
+    each with its count of entrants taking part. One query."""
+    arenas = Arena.objects.annotate(
+        entrant_count=Count("entries", filter=Q(entries__active=True))
+    ).order_by("starts_at")
+    listed = {"running": [], "upcoming": [], "finished": []}
+    for arena in arenas:
+        if arena.status == Arena.Status.RUNNING:
+            listed["running"].append(arena)
+        elif arena.status == Arena.Status.UPCOMING:
+            listed["upcoming"].append(arena)
+        else:
+            listed["finished"].insert(0, arena)
+    listed["finished"] = listed["finished"][:FINISHED_LISTED]
+    return listed

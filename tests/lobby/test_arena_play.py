@@ -214,3 +214,57 @@ def test_the_standings_take_two_queries_whatever_the_number_of_entrants(
     enter(arena, *(make_member(f"n{i}") for i in range(12)), present=False)
     with django_assert_num_queries(2):
         assert len(arena_standings(arena)) == 15
+
+
+def test_the_api_lists_arenas_and_gives_the_standings_and_the_matches_arena(
+    arena, make_member, client
+):
+    alice, bob = make_member("alice"), make_member("bob")
+    enter(arena, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    match = latest(arena)
+    second = match.seats.get(seat=1).member
+    services.match_berserk(match_id=match.pk, user=second, now=timing.now())
+    finish(match, [alice, bob])
+    upcoming = lobby.arena_create(
+        name="Later",
+        variant="hex",
+        clock="3+2",
+        starts_at=timing.now() + timedelta(hours=1),
+        minutes=60,
+    )
+
+    listed = client.get("/api/arenas/").json()
+    assert [a["id"] for a in listed["running"]] == [arena.pk]
+    assert [a["id"] for a in listed["upcoming"]] == [upcoming.pk]
+    assert listed["running"][0] | {"starts": None} == {
+        "id": arena.pk,
+        "name": "Test arena",
+        "variant": "fast",
+        "clock": "1+1",
+        "starts": None,
+        "minutes": 30,
+        "status": "running",
+        "entrants": 2,
+    }
+
+    detail = client.get(f"/api/arenas/{arena.pk}/").json()
+    results = {r.member_id: r for r in ArenaResult.objects.filter(match=match)}
+    standings = {row["username"]: row for row in detail["standings"]}
+    assert [row["rank"] for row in detail["standings"]] == [1, 2]
+    for member, other in ((alice, bob), (bob, alice)):
+        (result,) = standings[member.username]["results"]
+        stored = results[member.pk]
+        assert result == {
+            "match": match.pk,
+            "opponent": other.username,
+            "outcome": stored.outcome,
+            "points": stored.points,
+            "berserk": member == second,
+        }
+        assert standings[member.username]["points"] == stored.points
+    assert client.get("/api/arenas/99999/").status_code == 404
+
+    record = client.get(f"/api/matches/{match.pk}/").json()
+    assert record["arena"] == arena.pk
+    assert [s["berserk"] for s in record["seats"]] == [False, True]
