@@ -39,3 +39,20 @@ class SiteConsumer(MemberSocket):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "lobby"})
+
+
+class ArenaConsumer(SiteConsumer):
+    """``/ws/arena/<id>/``: the site's socket of an arena's page, which also hears the
+    arena's changes (``{"type": "arena", "version": n}``; the page fetches its table)."""
+
+    async def opened(self, opening: Opening) -> None:
+        self.arena_group = f"arena-{self.scope['url_route']['kwargs']['arena_id']}"
+        await self.channel_layer.group_add(self.arena_group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.opened_ok:
+            await self.channel_layer.group_discard(self.arena_group, self.channel_name)
+        await super().disconnect(code)
+
+    async def arena_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "arena", "version": event["version"]})

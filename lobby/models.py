@@ -110,6 +110,8 @@ class Arena(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Increases with every change the arena's pages show (``{"type": "arena"}``).
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The top three once it has finished ([{"username", "points"}]), kept with the table.
+    podium = models.JSONField(_("podium"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("arena")
@@ -145,6 +147,8 @@ class ArenaEntry(models.Model):
     joined_at = models.DateTimeField(_("joined"))
     active = models.BooleanField(_("taking part"), default=True)
     withdrawn_at = models.DateTimeField(_("withdrew"), null=True, blank=True)
+    # The member's place in the final table, kept once the arena has finished.
+    rank = models.PositiveIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("arena entrant")

@@ -2,6 +2,10 @@
 
 from django.urls import path
 
-from lobby.consumers import SiteConsumer
+import config.converters  # noqa: F401 (the "id" converter)
+from lobby.consumers import ArenaConsumer, SiteConsumer
 
-websocket_urlpatterns = [path("ws/site/", SiteConsumer.as_asgi())]
+websocket_urlpatterns = [
+    path("ws/site/", SiteConsumer.as_asgi()),
+    path("ws/arena/<id:arena_id>/", ArenaConsumer.as_asgi()),
+]

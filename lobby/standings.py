@@ -127,3 +127,16 @@ def arenas_listed() -> dict[str, list[Arena]]:
             listed["finished"].insert(0, arena)
     listed["finished"] = listed["finished"][:FINISHED_LISTED]
     return listed
+
+
+MEMBER_ARENAS = 10
+
+
+def member_arenas(member: User) -> list[ArenaEntry]:
+    """A member's latest arenas with their place once finished (``rank``) and the arena.
+    One query."""
+    return list(
+        ArenaEntry.objects.filter(member=member)
+        .select_related("arena")
+        .order_by("-arena__starts_at")[:MEMBER_ARENAS]
+    )

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401 (the "id" converter)
-from lobby import api, views
+from lobby import api, arena_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,6 +24,11 @@ urlpatterns = [
         "challenges/<id:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"
     ),
     path("challenges/<id:challenge_id>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("arenas/", arena_views.arenas, name="arenas"),
+    path("arenas/<id:arena_id>/", arena_views.arena, name="arena"),
+    path("arenas/<id:arena_id>/standings/", arena_views.standings, name="arena_standings"),
+    path("arenas/<id:arena_id>/join/", arena_views.join, name="arena_join"),
+    path("arenas/<id:arena_id>/withdraw/", arena_views.withdraw, name="arena_withdraw"),
     path("api/variants/", api.variants, name="api_variants"),
     path("api/tables/", api.tables, name="api_tables"),
     path("api/matches/<str:key>/", api.match, name="api_match"),

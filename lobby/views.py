@@ -24,6 +24,7 @@ from games.errors import TableError
 from games.services import match_url
 from lobby import selectors, services
 from lobby.forms import BotsForm, ChallengeForm, PlayNowForm, PracticeForm, TableForm
+from lobby.standings import arenas_listed, member_arenas
 from ratings.selectors import member_rating_panel
 
 RATED_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale]
@@ -34,6 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
     best players, and the member's challenges."""
     context = selectors.lobby(request.user, timing.now())
     context.update(
+        arenas=arenas_listed(),
         table_form=TableForm(),
         practice_form=PracticeForm(auto_id="id_practice_%s"),
         play_forms=_play_forms(),
@@ -253,6 +255,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "page": page,
             "rows": rows,
             "member_ratings": member_rating_panel(member.pk),
+            "arenas": member_arenas(member),
             "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),
             "can_challenge": request.user.is_authenticated
             and request.user.pk != member.pk

@@ -170,4 +170,27 @@ def arena_match_scored(
             ArenaEntry.objects.filter(arena=arena, member_id=member_id).update(
                 active=False, withdrawn_at=now
             )
+    if arena.status == Arena.Status.FINISHED:  # a match that played on after the end
+        podium_set(arena)
     arena_changed(arena)
+
+
+PODIUM = 3
+
+
+def podium_set(arena: Arena) -> None:
+    """Keep the finished arena's top three with it (the lists show them) and each
+    entrant's place (their page shows it); a cancelled arena has none."""
+    from lobby.standings import arena_table
+
+    table = arena_table(arena)
+    arena.podium = [
+        {"username": line.username, "points": line.standing.points}
+        for line in table[:PODIUM]
+        if line.standing.results
+    ]
+    arena.save(update_fields=["podium"])
+    entries = {e.member_id: e for e in ArenaEntry.objects.filter(arena=arena)}
+    for line in table:  # each member's final place, for their page
+        entries[line.standing.member].rank = line.rank
+    ArenaEntry.objects.bulk_update(entries.values(), ["rank"])

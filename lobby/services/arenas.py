@@ -183,6 +183,10 @@ def _advance(arena_id: int, now: datetime) -> int:
         arena.status = Arena.Status.FINISHED
     if arena.status == was:
         return 0
+    if arena.status == Arena.Status.FINISHED:
+        from lobby.services.arena_play import podium_set
+
+        podium_set(arena)
     arena_changed(arena)
     return 1
 

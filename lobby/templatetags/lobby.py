@@ -28,3 +28,14 @@ def seat_link(seat, seats=()):
     if sum(1 for other in seats if other.bot_level) > 1:
         name = f"{name} ({seat.letter})"
     return format_html('<span class="member bot">{}</span>', name)
+
+
+@register.filter
+def arena_results(line) -> list[tuple]:
+    """A table line's results as (scored, match id, outcome in words), in order."""
+    from lobby.models import ArenaResult
+
+    return [
+        (scored, match_id, ArenaResult.Outcome(scored.played.outcome).label)
+        for scored, match_id in zip(line.standing.results, line.matches, strict=True)
+    ]

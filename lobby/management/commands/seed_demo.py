@@ -50,6 +50,7 @@ class Command(BaseCommand):
         self._member("admin", is_staff=True, is_superuser=True)
         hosts = {name: self._member(name) for name in HOSTS}
         self._tables(hosts)
+        self._arenas(moderator)
         self.stdout.write(
             f"Demo members: {', '.join(DEMO_MEMBERS)}, moderator, admin "
             f"(password {DEMO_PASSWORD!r})."
@@ -87,6 +88,30 @@ class Command(BaseCommand):
             services.move_play(
                 match_id=match.pk, user=mover, ply=state.current.ply, color=colour, received_at=now
             )
+
+    def _arenas(self, moderator: User) -> None:
+        """One arena running now (the shortest, 20 minutes) and one starting in an hour,
+        unless some are running or coming (``make run`` again keeps them)."""
+        from datetime import timedelta
+
+        from lobby.models import Arena
+
+        now = timing.now()
+        if Arena.objects.filter(status__in=[Arena.Status.UPCOMING, Arena.Status.RUNNING]).exists():
+            return
+        for name, starts, minutes in (
+            ("Fast 1+1 arena", now, 20),
+            ("Classic 3+2 arena", now + timedelta(hours=1), 60),
+        ):
+            lobby_services.arena_create(
+                name=name,
+                variant="fast" if name.startswith("Fast") else "classic",
+                clock="1+1" if name.startswith("Fast") else "3+2",
+                starts_at=starts,
+                minutes=minutes,
+                created_by=moderator,
+            )
+        lobby_services.arenas_advance(now=now)
 
     def _member(self, username: str, **flags: bool) -> User:
         email = f"{username}@example.com"

@@ -80,6 +80,7 @@ function start(root) {
   });
   setupOptions(root, sound);
   setupKeys(root);
+  $("berserk").addEventListener("click", () => send({ type: "berserk" }, "berserk"));
   const layout = setupLayout(root);
   const replay = setupReplay(table, board, {
     onChange() {
@@ -127,6 +128,7 @@ function start(root) {
     root.dataset.toMove = s.game.to_move;
     if (!table.replaying) board.draw(table.fpn); // a replay keeps its position meanwhile
     panel.renderSides();
+    $("berserk").hidden = !(s.you && s.you.can_berserk); // arena matches (SPEC §12)
     colours.render();
     practice.render();
     panel.renderStatus();

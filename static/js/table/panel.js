@@ -86,6 +86,12 @@ export function setupPanel(table) {
           row.classList.add("is-out");
           about.append(el("span", "badge out-badge", t("out")));
         }
+        if (s.clock && (s.clock.berserk || []).includes(letter)) {
+          const mark = el("span", "berserk-mark", "⚡");
+          mark.title = t("berserk.mark");
+          mark.setAttribute("aria-label", t("berserk.mark"));
+          about.append(mark);
+        }
         row.append(swatch(palette, colour), about);
         if (s.clock) {
           const clock = el("span", "clock");

@@ -1,0 +1,94 @@
+"""Arena pages (SPEC §12): the list, an arena's page with its standings (a fragment the
+page fetches again on each ``{"type": "arena"}`` from ``/ws/arena/<id>/``), and entering
+and withdrawing (forms with CSRF)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import timing
+from games.errors import TableError
+from games.models import Match
+from games.topics import variant_name
+from lobby import services
+from lobby.models import Arena, ArenaEntry
+from lobby.standings import arena_table, arenas_listed
+
+SHOWN = 10  # the top of the table; the member's own line is added below it
+
+
+def arenas(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby/arenas.html", {"listed": arenas_listed()})
+
+
+def _found(arena_id: int) -> Arena:
+    arena = Arena.objects.filter(pk=arena_id).first()
+    if arena is None:
+        raise Http404(_("This arena does not exist."))
+    return arena
+
+
+def _context(request: HttpRequest, arena: Arena) -> dict:
+    table = arena_table(arena)
+    me = request.user.pk if request.user.is_authenticated else None
+    mine = next((line for line in table if line.standing.member == me), None)
+    entry = ArenaEntry.objects.filter(arena=arena, member_id=me).first() if me is not None else None
+    pairing = None
+    if me is not None:
+        pairing = (
+            Match.objects.filter(
+                arena_id=arena.pk,
+                seats__member_id=me,
+                status__in=(Match.Status.PLAYING, Match.Status.BETWEEN_GAMES),
+            )
+            .order_by("-pk")
+            .first()
+        )
+    return {
+        "arena": arena,
+        "variant": variant_name(arena.variant),
+        "table": table[:SHOWN],
+        "mine": mine if mine is not None and mine.rank > SHOWN else None,
+        "me": me,
+        "entry": entry,
+        "pairing": pairing,
+        "open": arena.status in (Arena.Status.UPCOMING, Arena.Status.RUNNING)
+        and timing.now() < arena.ends_at,
+    }
+
+
+def arena(request: HttpRequest, arena_id: int) -> HttpResponse:
+    found = _found(arena_id)
+    return render(request, "lobby/arena.html", _context(request, found))
+
+
+def standings(request: HttpRequest, arena_id: int) -> HttpResponse:
+    """The part of the arena's page that changes: fetched again on each change."""
+    found = _found(arena_id)
+    return render(request, "lobby/_arena_live.html", _context(request, found))
+
+
+def _act(request: HttpRequest, arena_id: int, service) -> HttpResponse:
+    back = reverse("arena", args=[arena_id])
+    if not request.user.is_authenticated:
+        return HttpResponseRedirect(f"{reverse('account_login')}?next={back}")
+    try:
+        service(arena_id=arena_id, member=request.user, now=timing.now())
+    except TableError as failure:
+        messages.error(request, failure.message)
+    return HttpResponseRedirect(back)
+
+
+@require_POST
+def join(request: HttpRequest, arena_id: int) -> HttpResponse:
+    return _act(request, arena_id, services.arena_join)
+
+
+@require_POST
+def withdraw(request: HttpRequest, arena_id: int) -> HttpResponse:
+    return _act(request, arena_id, services.arena_withdraw)

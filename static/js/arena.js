@@ -1,0 +1,62 @@
+/* An arena's page and the list of arenas: countdowns to each start and end, and on an
+   arena's page its socket (/ws/arena/<id>/, docs/protocol.md): member notices (the
+   table of a new pairing opens at once), and on each {"type": "arena"} the part of the
+   page that changes fetched again. */
+
+import { byId } from "./dom.js";
+import { show } from "./notify.js";
+import { openSocket } from "./socket.js";
+
+/** "1:02:03" or "4:05" until a moment; "0:00" once it has come. */
+function left(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+function tick() {
+  for (const node of document.querySelectorAll("time.countdown[datetime]")) {
+    node.textContent = left(Date.parse(node.getAttribute("datetime")) - Date.now());
+  }
+}
+tick();
+setInterval(tick, 1000);
+
+const page = byId("arena");
+if (page) {
+  let shown = +page.dataset.version;
+  let fetching = null;
+
+  function refresh(version) {
+    if (version !== undefined && version <= shown) return;
+    if (fetching) return;
+    fetching = fetch(page.dataset.standingsUrl, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => {
+        const box = byId("arena-live");
+        box.innerHTML = html;
+        const live = box.querySelector(".arena-live");
+        if (live) shown = +live.dataset.version;
+        page.dataset.version = String(shown);
+        tick();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        fetching = null;
+      });
+  }
+
+  openSocket({
+    path: `/ws/arena/${page.dataset.arena}/`,
+    pingMs: document.body.dataset.pingMs,
+    onMessage(message) {
+      if (message.type === "notify") show(message);
+      else if (message.type === "arena") refresh(message.version);
+    },
+    onOpen() {
+      refresh(); // what changed while the socket was away
+    },
+  });
+}

@@ -1,0 +1,173 @@
+"""Arena pages (SPEC §12): the list with countdowns and podiums, an arena's page with its
+standings (a constant number of queries however many entrants), entering and
+withdrawing with clear refusals, the lobby's and a member's lists, and the arena's socket
+that says when the page should look again."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import timing
+from lobby import services as lobby
+from lobby.models import Arena, ArenaEntry
+from tests.lobby.test_arena_play import enter, finish, latest
+
+pytestmark = pytest.mark.django_db
+
+
+def make_arena(**settings) -> Arena:
+    now = timing.now()
+    values = {
+        "name": "Evening arena",
+        "variant": "fast",
+        "clock": "1+1",
+        "starts_at": now - timedelta(minutes=1),
+        "minutes": 30,
+        **settings,
+    }
+    arena = lobby.arena_create(**values)
+    lobby.arenas_advance(now=now)
+    arena.refresh_from_db()
+    return arena
+
+
+def test_join_and_withdraw_through_the_page(client, make_member):
+    alice = make_member("alice")
+    arena = make_arena()
+    page = reverse("arena", args=[arena.pk])
+    client.force_login(alice)
+    assert b"Join" in client.get(page).content
+    response = client.post(reverse("arena_join", args=[arena.pk]))
+    assert response.status_code == 302 and response["Location"] == page
+    assert ArenaEntry.objects.get(member=alice).active
+    assert b"Withdraw" in client.get(page).content
+    client.post(reverse("arena_withdraw", args=[arena.pk]))
+    assert not ArenaEntry.objects.get(member=alice).active
+    assert b"Join again" in client.get(page).content
+
+
+def test_refusals_are_clear_and_change_nothing(client, make_member):
+    alice = make_member("alice")
+    over = make_arena(starts_at=timing.now() - timedelta(minutes=40))
+    lobby.arenas_advance(now=timing.now())
+    client.force_login(alice)
+    response = client.post(reverse("arena_join", args=[over.pk]), follow=True)
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "This arena is over: it takes no more players."
+    ]
+    response = client.post(reverse("arena_withdraw", args=[over.pk]), follow=True)
+    assert [str(m) for m in response.context["messages"]] == [
+        "You are not taking part in this arena."
+    ]
+    assert ArenaEntry.objects.count() == 0
+    assert client.post(reverse("arena_join", args=[99999])).status_code in (302, 404)
+    assert client.get(reverse("arena", args=[99999])).status_code == 404
+    assert client.get(reverse("arena_join", args=[over.pk])).status_code == 405
+    assert ArenaEntry.objects.count() == 0
+
+    # A banned member meets the banned page, and nothing changes.
+    alice.banned_at = timing.now()
+    alice.save()
+    running = make_arena()
+    assert client.post(reverse("arena_join", args=[running.pk])).status_code == 403
+    assert ArenaEntry.objects.count() == 0
+    client.logout()
+    response = client.post(reverse("arena_join", args=[running.pk]))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_a_join_needs_the_csrf_token(make_member):
+    from django.test import Client
+
+    careful = Client(enforce_csrf_checks=True)
+    careful.force_login(make_member("alice"))
+    arena = make_arena()
+    assert careful.post(reverse("arena_join", args=[arena.pk])).status_code == 403
+    assert ArenaEntry.objects.count() == 0
+
+
+def test_the_standings_cost_the_same_queries_for_3_and_15_entrants(client, make_member):
+    arena = make_arena()
+    url = reverse("arena_standings", args=[arena.pk])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    enter(arena, *(make_member(f"a{i}") for i in range(3)), present=False)
+    few = queries()
+    enter(arena, *(make_member(f"b{i}") for i in range(12)), present=False)
+    assert queries() == few
+
+
+def test_the_page_shows_results_fire_and_the_members_own_line(client, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    arena = make_arena()
+    enter(arena, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    match = latest(arena)
+    finish(match, [alice, bob])
+    client.force_login(alice)
+    html = client.get(reverse("arena", args=[arena.pk])).content.decode()
+    assert f'href="/match/{match.pk}/"' in html
+    assert 'data-member="alice"' in html and 'data-member="bob"' in html
+    assert "arena-standings" in html
+
+
+def test_the_list_the_lobby_and_the_members_page(client, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    running = make_arena(name="Running one")
+    upcoming = lobby.arena_create(
+        name="Later one",
+        variant="classic",
+        clock="3+2",
+        starts_at=timing.now() + timedelta(hours=2),
+        minutes=60,
+    )
+    enter(running, alice, bob)
+    lobby.arenas_pair(now=timing.now())
+    finish(latest(running), [alice, bob])
+    lobby.arenas_advance(now=timing.now() + timedelta(minutes=31))
+    running.refresh_from_db()
+    assert running.status == Arena.Status.FINISHED
+    assert [p["username"] for p in running.podium] and len(running.podium) == 2
+
+    listing = client.get(reverse("arenas")).content.decode()
+    assert "Running one" in listing and "Later one" in listing
+    assert running.podium[0]["username"] in listing
+    home = client.get(reverse("home")).content.decode()
+    assert "Later one" in home and "Running one" not in home  # finished: off the lobby
+    profile = client.get(reverse("profile", args=["alice"])).content.decode()
+    place = ArenaEntry.objects.get(arena=running, member=alice).rank
+    assert place in (1, 2)
+    assert f"place {place}" in profile
+    assert upcoming.pk
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_arenas_socket_says_when_to_look_again(make_member):
+    from config.asgi import application
+
+    alice = await sync_to_async(make_member)("alice")
+    arena = await sync_to_async(make_arena)()
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/arena/{arena.pk}/",
+        headers=[(b"host", b"testserver"), (b"origin", b"http://testserver")],
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    await socket.send_to(text_data=json.dumps({"type": "ping"}))
+    assert json.loads(await socket.receive_from(timeout=5)) == {"type": "pong"}
+    await sync_to_async(lobby.arena_join)(arena_id=arena.pk, member=alice, now=timing.now())
+    message = json.loads(await socket.receive_from(timeout=5))
+    assert message == {"type": "arena", "version": arena.version + 1}
+    await socket.disconnect()
