@@ -45,9 +45,18 @@ class ArenaConsumer(SiteConsumer):
     """``/ws/arena/<id>/``: the site's socket of an arena's page, which also hears the
     arena's changes (``{"type": "arena", "version": n}``; the page fetches its table)."""
 
+    def _first(self, seat, box):
+        """The arena's version as the socket opens (0 for no such arena)."""
+        from lobby.models import Arena
+
+        arena_id = self.scope["url_route"]["kwargs"]["arena_id"]
+        return Arena.objects.filter(pk=arena_id).values_list("version", flat=True).first() or 0
+
     async def opened(self, opening: Opening) -> None:
         self.arena_group = f"arena-{self.scope['url_route']['kwargs']['arena_id']}"
         await self.channel_layer.group_add(self.arena_group, self.channel_name)
+        # Heard from now on: the page compares with the version it shows.
+        await self.send_json({"type": "arena", "version": opening.first})
 
     async def disconnect(self, code: int) -> None:
         if self.opened_ok:

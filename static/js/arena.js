@@ -53,10 +53,13 @@ if (page) {
     pingMs: document.body.dataset.pingMs,
     onMessage(message) {
       if (message.type === "notify") show(message);
-      else if (message.type === "arena") refresh(message.version);
+      else if (message.type === "arena") {
+        page.dataset.live = "1"; // the socket hears the arena (the first message says so)
+        refresh(message.version); // what changed while the socket was away, or since
+      }
     },
-    onOpen() {
-      refresh(); // what changed while the socket was away
+    onClose() {
+      delete page.dataset.live;
     },
   });
 }

@@ -165,6 +165,9 @@ async def test_the_arenas_socket_says_when_to_look_again(make_member):
     )
     connected, _ = await socket.connect()
     assert connected
+    # First the version as the socket opened: the page compares it with its own.
+    first = json.loads(await socket.receive_from(timeout=5))
+    assert first == {"type": "arena", "version": arena.version}
     await socket.send_to(text_data=json.dumps({"type": "ping"}))
     assert json.loads(await socket.receive_from(timeout=5)) == {"type": "pong"}
     await sync_to_async(lobby.arena_join)(arena_id=arena.pk, member=alice, now=timing.now())

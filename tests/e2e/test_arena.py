@@ -1,0 +1,88 @@
+"""An arena in Chromium (SPEC §12): two members join from the arena's page, are sent to
+their table together when the arena pairs them, play, one resigns, and the standings
+change on the arena's page without a reload."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services, timing
+from games.models import Match
+from lobby import services as lobby
+from tests.e2e.conftest import off_the_loop
+from tests.e2e.playing import caught_up, current_state, greedy
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_two_members_join_play_and_the_standings_follow(browser, site, login, make_member):
+    alice, bob = make_member("alice"), make_member("bob")
+    arena = off_the_loop(
+        lobby.arena_create,
+        name="Browser arena",
+        variant="fast",
+        clock="3+2",
+        starts_at=timing.now() - timedelta(minutes=1),
+        minutes=30,
+    )
+    off_the_loop(lobby.arenas_advance, now=timing.now())
+    url = f"{site.url}/arenas/{arena.pk}/"
+
+    watching = browser.new_context(viewport={"width": 1280, "height": 900})
+    watcher = watching.new_page()  # a visitor keeps the arena's page open throughout
+    watcher.goto(url)
+    expect(watcher.locator("#arena[data-live]")).to_have_count(1)
+    watcher.evaluate("window.notReloaded = true")
+    expect(watcher.locator(".arena-clock")).to_contain_text("Ends in")
+
+    pages = {}
+    for member in (alice, bob):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        login(context, member)
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_role("button", name="Join", exact=True).click()
+        expect(page.get_by_role("button", name="Withdraw")).to_be_visible()
+        expect(page.locator("#arena[data-live]")).to_have_count(1)  # present on the site
+        pages[member.username] = page
+    expect(watcher.locator("#arena-standings tbody tr")).to_have_count(2)
+
+    # The arena pairs them: both pages go to the same table at once.
+    assert off_the_loop(lobby.arenas_pair, now=timing.now()) == 1
+    match = Match.objects.get(arena_id=arena.pk)
+    for page in pages.values():
+        expect(page).to_have_url(f"{site.url}/match/{match.pk}/")
+        caught_up(page, match)
+        expect(page.locator("#berserk")).to_be_visible()  # before their first move
+
+    # A move each, then alice resigns the match.
+    members = {s.seat: s.member for s in match.seats.select_related("member")}
+    for ply in (1, 2):
+        position = current_state(match).current.position
+        page = pages[members[position.to_move].username]
+        page.keyboard.press(str(greedy(position)))
+        expect(page.locator(f'#table[data-ply="{ply}"]')).to_have_count(1)
+    assert current_state(match).current.ply == 2
+    off_the_loop(services.match_resign, match_id=match.pk, user=alice, now=timing.now())
+
+    # The watcher's page shows the result without a reload: bob 2, alice 0.
+    expect(watcher.locator('tr[data-member="bob"] td').last).to_have_text("2")
+    expect(watcher.locator('tr[data-member="alice"] td').last).to_have_text("0")
+    expect(watcher.locator('tr[data-member="bob"] .arena-result.win')).to_have_count(1)
+    assert watcher.evaluate("window.notReloaded") is True
+    expect(watcher.locator("#arena-standings tbody tr").first).to_have_attribute(
+        "data-member", "bob"
+    )
+
+    # Back on the arena's page, alice sees the same table and can play on.
+    alices = pages["alice"]
+    alices.goto(url)
+    expect(alices.locator('tr[data-member="bob"] .arena-result.win')).to_have_attribute(
+        "href", re.compile(rf"/match/{match.pk}/$")
+    )
+    expect(alices.get_by_role("button", name="Withdraw")).to_be_visible()
+    watching.close()
+    for page in pages.values():
+        page.context.close()
