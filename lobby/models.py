@@ -110,6 +110,8 @@ class Arena(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Increases with every change the arena's pages show (``{"type": "arena"}``).
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The last pairing round: the next comes ``ARENA_PAIRING_SECONDS`` later.
+    paired_at = models.DateTimeField(_("last paired"), null=True, blank=True)
     # The top three once it has finished ([{"username", "points"}]), kept with the table.
     podium = models.JSONField(_("podium"), default=list, blank=True)
 

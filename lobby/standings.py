@@ -16,7 +16,7 @@ from games.models import Match, Seat
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
 from lobby.services.arena_play import played_in, played_of
-from ratings.selectors import current_ratings
+from ratings.selectors import current_ratings, match_rating_changes
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 FINISHED_LISTED = 20
@@ -47,6 +47,15 @@ def arena_standings(arena: Arena) -> list[Standing]:
     return ranked(table)
 
 
+def _ratings_before(match: Match, members: list[int], scale: str) -> dict[int, float]:
+    """Each member's rating before the match, as ratings recorded it; until the rating
+    task has run, their rating now (the same: nothing has moved it yet)."""
+    recorded = {c["member_id"]: c["rating_before"] for c in match_rating_changes(match.pk)}
+    if len(recorded) == len(members):
+        return recorded
+    return {m: r.rating for m, r in current_ratings(members, scale).items()}
+
+
 def arena_recomputed(arena: Arena) -> list[Standing]:
     """The table worked out again from the arena's ended matches, in the order they
     ended: what ``arena_standings`` must show."""
@@ -58,12 +67,14 @@ def arena_recomputed(arena: Arena) -> list[Standing]:
     for row in Seat.objects.filter(match__in=matches):
         seats[row.match_id][row.seat] = row
     played = defaultdict(list)
+    scale = VARIANTS[arena.variant].rated_scale
     for match in matches:
         state = MatchState.from_dict(match.state)
+        before = _ratings_before(match, [row.member_id for row in seats[match.pk].values()], scale)
         for seat, row in seats[match.pk].items():
             opponent = next((r for s, r in seats[match.pk].items() if s != seat), None)
             played[row.member_id].append(
-                played_in(match, state, seat, opponent.rating if opponent else None)
+                played_in(match, state, seat, before.get(opponent.member_id) if opponent else None)
             )
     return ranked(
         [

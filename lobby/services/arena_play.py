@@ -31,6 +31,7 @@ from lobby.services.arenas import arena_changed, arena_locked
 from ratings.selectors import current_ratings
 
 IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+ROUND_SHARE = 0.8  # a beat a little early still pairs: rounds keep their interval
 
 
 def arenas_pair(*, now: datetime) -> int:
@@ -47,6 +48,11 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
     arena = arena_locked(arena_id)
     if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
         return 0
+    interval = timedelta(seconds=settings.ARENA_PAIRING_SECONDS)
+    if arena.paired_at is not None and now < arena.paired_at + interval * ROUND_SHARE:
+        return 0  # one round an interval, however often the beat comes
+    arena.paired_at = now
+    arena.save(update_fields=["paired_at"])
     members = {
         m.pk: m
         for m in User.objects.filter(
@@ -116,9 +122,9 @@ def outcome_of(state: MatchState, seat: int) -> str:
 
 
 def played_in(match: Match, state: MatchState, seat: int, opponent_rating) -> Played:
-    """A seat's side of an ended arena match, from the match alone: the outcome, the
-    opponent's rating shown when the match started (``Seat.rating``: before it), whether
-    the seat went berserk (the clock) and its moves."""
+    """A seat's side of an ended arena match from the match: the outcome, whether the
+    seat went berserk (the clock) and its moves; the opponent's rating before the match
+    is given."""
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     return Played(
         outcome_of(state, seat),
@@ -142,6 +148,11 @@ def arena_match_scored(
     if arena is None:
         return
     rows = {row.seat: row for row in seats if row.member_id is not None}
+    # Ratings move only after this transaction (the rating task): these are the ones
+    # before the match, as ratings will record them (``RatingChange.rating_before``).
+    ratings = current_ratings(
+        [r.member_id for r in rows.values()], VARIANTS[match.variant].rated_scale
+    )
     for seat, row in rows.items():
         member_id = row.member_id
         opponent = next((r for s, r in rows.items() if s != seat), None)
@@ -151,7 +162,9 @@ def arena_match_scored(
                 "finished_at", "pk"
             )
         ]
-        current = played_in(match, state, seat, opponent.rating if opponent else None)
+        current = played_in(
+            match, state, seat, ratings[opponent.member_id].rating if opponent else None
+        )
         scored = score([*earlier, current])[-1]
         ArenaResult.objects.create(
             arena=arena,

@@ -6,6 +6,7 @@ as the table recomputed from the matches says."""
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 
 from games import events, services, timing
 from games.engine.match import MatchState
@@ -14,6 +15,7 @@ from games.models import Match
 from lobby import services as lobby
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.standings import arena_recomputed, arena_standings
+from tests import timeshift
 from tests.moves import play_one, play_opening
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +107,9 @@ def test_present_free_entrants_are_paired_into_a_rated_match_with_the_arenas_clo
     assert {n["arena"] for n in notices} == {arena.pk} and len(notices) == 2
     assert state_of(match).status == "playing"
 
-    # Seated now: nobody is paired twice.
+    # A round an interval; and seated now, nobody is paired twice.
+    assert lobby.arenas_pair(now=timing.now()) == 0
+    timeshift.advance(settings.ARENA_PAIRING_SECONDS)
     assert lobby.arenas_pair(now=timing.now()) == 0
     assert len(arena_matches(arena)) == 1
 
@@ -142,7 +146,8 @@ def test_an_ended_match_is_scored_for_both_and_the_table_agrees_with_the_matches
 
     # Two more matches between them: the table from stored results is the recomputed one.
     for _ in range(2):
-        lobby.arenas_pair(now=timing.now())
+        timeshift.advance(settings.ARENA_PAIRING_SECONDS)
+        assert lobby.arenas_pair(now=timing.now()) == 1
         finish(latest(arena), [alice, bob])
     stored, recomputed = arena_standings(arena), arena_recomputed(arena)
     assert [(s.member, s.points, s.fire) for s in stored] == [
