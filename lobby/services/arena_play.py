@@ -53,6 +53,29 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
         return 0  # one round an interval, however often the beat comes
     arena.paired_at = now
     arena.save(update_fields=["paired_at"])
+    members, waiting = arena_waiting(arena, now)
+    pairs = pair(waiting)
+    for a, b in pairs:
+        seated = [members[a], members[b]]
+        if secrets.randbelow(2):  # who moves first is drawn
+            seated.reverse()
+        match_create(
+            variant=arena.variant,
+            members=seated,
+            now=now,
+            rated=True,
+            clock=arena.clock,
+            arena=arena.pk,
+        )
+    if pairs:
+        arena_changed(arena)
+    return len(pairs)
+
+
+def arena_waiting(arena: Arena, now: datetime) -> tuple[dict[int, User], list[Waiting]]:
+    """The arena's entrants who wait for a pairing now (active, not banned, a present
+    socket on some page of the site, no seat at a match in play), with their points,
+    rating and last opponent; and the members by id. Five queries."""
     members = {
         m.pk: m
         for m in User.objects.filter(
@@ -71,44 +94,26 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
             "member_id", flat=True
         )
     )
-    waiting = [pk for pk in members if pk in present and pk not in busy]
-    if len(waiting) < 2:
-        return 0
+    free = [pk for pk in members if pk in present and pk not in busy]
+    if len(free) < 2:
+        return members, []
     points = dict(
-        ArenaResult.objects.filter(arena=arena, member_id__in=waiting)
+        ArenaResult.objects.filter(arena=arena, member_id__in=free)
         .values("member_id")
         .annotate(total=Sum("points"))
         .values_list("member_id", "total")
     )
     last_opponent = {}
     for member_id, opponent_id in (
-        ArenaResult.objects.filter(arena=arena, member_id__in=waiting)
+        ArenaResult.objects.filter(arena=arena, member_id__in=free)
         .order_by("finished_at", "pk")
         .values_list("member_id", "opponent_id")
     ):
         last_opponent[member_id] = opponent_id
-    ratings = current_ratings(waiting, VARIANTS[arena.variant].rated_scale)
-    pairs = pair(
-        [
-            Waiting(pk, points.get(pk, 0), ratings[pk].rating, last_opponent.get(pk))
-            for pk in waiting
-        ]
-    )
-    for a, b in pairs:
-        seated = [members[a], members[b]]
-        if secrets.randbelow(2):  # who moves first is drawn
-            seated.reverse()
-        match_create(
-            variant=arena.variant,
-            members=seated,
-            now=now,
-            rated=True,
-            clock=arena.clock,
-            arena=arena.pk,
-        )
-    if pairs:
-        arena_changed(arena)
-    return len(pairs)
+    ratings = current_ratings(free, VARIANTS[arena.variant].rated_scale)
+    return members, [
+        Waiting(pk, points.get(pk, 0), ratings[pk].rating, last_opponent.get(pk)) for pk in free
+    ]
 
 
 def outcome_of(state: MatchState, seat: int) -> str:
