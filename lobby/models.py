@@ -10,6 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine import VARIANTS
 from games.engine.clock import PRESETS
@@ -77,10 +78,10 @@ class ArenaSchedule(models.Model):
 
 class Arena(models.Model):
     class Status(models.TextChoices):
-        UPCOMING = "upcoming", _("upcoming")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
-        CANCELLED = "cancelled", _("cancelled")
+        UPCOMING = "upcoming", pgettext_lazy("arena status", "upcoming")
+        RUNNING = "running", pgettext_lazy("arena status", "running")
+        FINISHED = "finished", pgettext_lazy("arena status", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("arena status", "cancelled")
 
     name = models.CharField(_("name"), max_length=80)
     variant = _variant_field()

@@ -27,7 +27,7 @@ from games.state import SeatRow
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.pairing import Waiting, pair
 from lobby.scoring import Played, score
-from lobby.services.arenas import arena_changed, arena_locked
+from lobby.services.arenas import arena_changed
 from ratings.selectors import current_ratings
 
 IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
@@ -45,8 +45,10 @@ def arenas_pair(*, now: datetime) -> int:
 
 @transaction.atomic
 def arena_pair(*, arena_id: int, now: datetime) -> int:
-    arena = arena_locked(arena_id)
-    if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
+    """One pairing round of a running arena, unless one is under way (its row locked:
+    a large round takes longer than an interval) or came less than an interval ago."""
+    arena = Arena.objects.select_for_update(skip_locked=True).filter(pk=arena_id).first()
+    if arena is None or arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
         return 0
     interval = timedelta(seconds=settings.ARENA_PAIRING_SECONDS)
     if arena.paired_at is not None and now < arena.paired_at + interval * ROUND_SHARE:
