@@ -8,7 +8,7 @@ MANAGE := DEBUG=1 $(BIN)/python manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: prerequisites install run test lint format messages bench bench-load bench-ratings bench-bots clean
+.PHONY: prerequisites install run test lint format messages bench bench-load bench-ratings bench-bots bench-arena clean
 
 # What the machine lacks, with apt-get (README: "What the two commands install"):
 # make test asks for the test servers and the browser too.
@@ -55,6 +55,10 @@ bench-load: install
 
 bench-ratings: install
 	bash tests/with_services.sh --run $(BIN)/python bench/ratings.py
+
+bench-arena: install
+	bash tests/with_services.sh --run $(BIN)/python bench/arena.py
+	bash tests/with_services.sh --run $(BIN)/python bench/arena_live.py
 
 bench-bots: install
 	$(BIN)/python bench/bots.py
