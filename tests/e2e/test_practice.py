@@ -63,7 +63,16 @@ def test_hint_and_take_back_at_a_practice_table(
     page.keyboard.press("h")
     name = str(COLOR_NAMES[PALETTE[colour].key]).capitalize()
     cells = "1 cell" if gain == 1 else f"{gain} cells"
-    expect(page.locator("#hint-text")).to_have_text(f"Hint: {name} takes {cells}")
+    denied = (expected.get("denies") or {}).get("cells", 0)
+    if gain == 0 and denied:  # a block: what it keeps from the opponent
+        kept = "1 cell" if denied == 1 else f"{denied} cells"
+        said = (
+            f"Hint: {name} takes nothing now but keeps it from your opponent,"
+            f" who would take {kept} with it"
+        )
+    else:
+        said = f"Hint: {name} takes {cells}"
+    expect(page.locator("#hint-text")).to_have_text(said)
     expect(page.locator(f'#colours .colour.hinted[data-color="{colour}"]')).to_have_count(1)
     expect(page.locator(".board polygon.hint")).to_have_count(gain)
     screenshot(page, "practice-hint")
