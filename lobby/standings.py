@@ -24,9 +24,19 @@ FINISHED_LISTED = 20
 
 def arena_standings(arena: Arena) -> list[Standing]:
     """The table from the stored results, ranked. Two queries."""
+    return _stored(arena)[0]
+
+
+def _stored(arena: Arena) -> tuple[list[Standing], dict[int, list[ArenaResult]]]:
+    """The ranked table from the stored results, and each member's results (their
+    opponents with them) in the order they finished. Two queries."""
     entries = list(ArenaEntry.objects.filter(arena=arena).values_list("member_id", "joined_at"))
     results = defaultdict(list)
-    for result in ArenaResult.objects.filter(arena=arena).order_by("finished_at", "pk"):
+    for result in (
+        ArenaResult.objects.filter(arena=arena)
+        .select_related("opponent")
+        .order_by("finished_at", "pk")
+    ):
         results[result.member_id].append(result)
     table = []
     for member_id, joined_at in entries:
@@ -44,7 +54,7 @@ def arena_standings(arena: Arena) -> list[Standing]:
                 entered=joined_at.timestamp(),
             )
         )
-    return ranked(table)
+    return ranked(table), results
 
 
 def _ratings_before(match: Match, members: list[int], scale: str) -> dict[int, float]:
@@ -99,15 +109,8 @@ class Line:
 def arena_table(arena: Arena) -> list[Line]:
     """The ranked table with names, current ratings and each result's opponent and
     match. Four queries whatever the number of entrants."""
-    table = arena_standings(arena)
+    table, results = _stored(arena)
     names = dict(User.objects.filter(arena_entries__arena=arena).values_list("pk", "username"))
-    results = defaultdict(list)
-    for member_id, match_id, opponent in (
-        ArenaResult.objects.filter(arena=arena)
-        .order_by("finished_at", "pk")
-        .values_list("member_id", "match_id", "opponent__username")
-    ):
-        results[member_id].append((match_id, opponent))
     ratings = current_ratings(list(names), VARIANTS[arena.variant].rated_scale)
     return [
         Line(
@@ -115,28 +118,28 @@ def arena_table(arena: Arena) -> list[Line]:
             username=names[s.member],
             rating=round(ratings[s.member].rating),
             standing=s,
-            opponents=tuple(opponent for _, opponent in results[s.member]),
-            matches=tuple(match_id for match_id, _ in results[s.member]),
+            opponents=tuple(r.opponent.username if r.opponent else None for r in results[s.member]),
+            matches=tuple(r.match_id for r in results[s.member]),
         )
         for index, s in enumerate(table, start=1)
     ]
 
 
-def arenas_listed() -> dict[str, list[Arena]]:
-    """Running, upcoming (soonest first) and finished or cancelled arenas (latest first),
-    each with its count of entrants taking part. One query."""
-    arenas = Arena.objects.annotate(
-        entrant_count=Count("entries", filter=Q(entries__active=True))
-    ).order_by("starts_at")
+def arenas_listed(*, finished: bool = True) -> dict[str, list[Arena]]:
+    """Running and upcoming arenas (soonest first) and, with ``finished``, the latest
+    finished or cancelled ones; each with its count of entrants taking part. One query,
+    two with ``finished``."""
+    counted = Arena.objects.annotate(entrant_count=Count("entries", filter=Q(entries__active=True)))
+    active = counted.filter(status__in=[Arena.Status.RUNNING, Arena.Status.UPCOMING])
     listed = {"running": [], "upcoming": [], "finished": []}
-    for arena in arenas:
-        if arena.status == Arena.Status.RUNNING:
-            listed["running"].append(arena)
-        elif arena.status == Arena.Status.UPCOMING:
-            listed["upcoming"].append(arena)
-        else:
-            listed["finished"].insert(0, arena)
-    listed["finished"] = listed["finished"][:FINISHED_LISTED]
+    for arena in active.order_by("starts_at"):
+        listed[arena.status].append(arena)
+    if finished:
+        listed["finished"] = list(
+            counted.filter(status__in=[Arena.Status.FINISHED, Arena.Status.CANCELLED]).order_by(
+                "-starts_at"
+            )[:FINISHED_LISTED]
+        )
     return listed
 
 

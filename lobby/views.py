@@ -35,7 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
     best players, and the member's challenges."""
     context = selectors.lobby(request.user, timing.now())
     context.update(
-        arenas=arenas_listed(),
+        arenas=arenas_listed(finished=False),
         table_form=TableForm(),
         practice_form=PracticeForm(auto_id="id_practice_%s"),
         play_forms=_play_forms(),

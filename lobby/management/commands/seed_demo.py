@@ -99,14 +99,14 @@ class Command(BaseCommand):
         now = timing.now()
         if Arena.objects.filter(status__in=[Arena.Status.UPCOMING, Arena.Status.RUNNING]).exists():
             return
-        for name, starts, minutes in (
-            ("Fast 1+1 arena", now, 20),
-            ("Classic 3+2 arena", now + timedelta(hours=1), 60),
+        for name, variant, clock, starts, minutes in (
+            ("Fast 1+1 arena", "fast", "1+1", now, 20),
+            ("Classic 3+2 arena", "classic", "3+2", now + timedelta(hours=1), 60),
         ):
             lobby_services.arena_create(
                 name=name,
-                variant="fast" if name.startswith("Fast") else "classic",
-                clock="1+1" if name.startswith("Fast") else "3+2",
+                variant=variant,
+                clock=clock,
                 starts_at=starts,
                 minutes=minutes,
                 created_by=moderator,
