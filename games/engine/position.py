@@ -367,6 +367,18 @@ class Position:
             settled=self._settled,
         )
 
+    def with_turn(self, seat_colors: Sequence[int], to_move: int) -> Position:
+        """The same territories with these seat colours and ``to_move`` to move: the
+        positions an analysis reaches by other move orders (nothing is checked)."""
+        return self._derive(
+            self._owned,
+            self._free,
+            seat_colors=tuple(seat_colors),
+            to_move=to_move,
+            dead=self._dead,
+            settled=self._settled,
+        )
+
     # --- seats leaving ----------------------------------------------------------------
 
     def with_out(self, seat: int) -> Position:

@@ -113,6 +113,36 @@ class Search:
                 break
         return Found(best.move, best.value, best.depth, self.nodes)
 
+    def each(self, moves: list[Move]) -> tuple[dict[Move, float], int]:
+        """Every one of ``moves`` valued with a full window (what an analysis needs: the
+        played move's value, not a bound), deepening while the budget lasts. Returns the
+        values of the deepest finished iteration and its depth (1: the moves' own
+        evaluations)."""
+        root = (self.root, territories(self.root))
+        children: list[tuple[Move, Node]] = []
+        values: dict[Move, float] = {}
+        try:
+            for move in moves:
+                child = self._play(root, move)
+                children.append((move, child))
+                values[move] = self._evaluate(child)
+        except _Stop:
+            return values, 0
+        depth = 1
+        while depth < MAX_DEPTH and not all(child[0].is_over for _, child in children):
+            self.solved = True
+            deeper: dict[Move, float] = {}
+            try:
+                for move, child in children:
+                    deeper[move] = self._value(child, depth, -float("inf"), float("inf"))
+            except _Stop:
+                break
+            values, depth = deeper, depth + 1
+            children.sort(key=lambda item: -values[item[0]])
+            if self.solved:
+                break
+        return values, depth
+
     def _iteration(
         self, order: list[tuple[Move, Node]], depth: int
     ) -> tuple[Found | None, list[float] | None]:

@@ -1,0 +1,85 @@
+"""The analysis' pure parts (SPEC §13): judgements and accuracy by the spec's thresholds
+and formula, the win-chance model, and verdicts that value every legal move."""
+
+import math
+
+import pytest
+
+from games.engine import VARIANTS, Position
+from games.engine.analysis import (
+    WinModel,
+    accuracy,
+    judgement,
+    review_move,
+    summary,
+    verdict,
+)
+from games.engine.bots.search import WON
+from games.engine.endgame import Endgame
+
+
+@pytest.mark.parametrize(
+    ("drop", "expected"),
+    [(0, None), (9.9, None), (10, "inaccuracy"), (19.9, "inaccuracy"), (20, "mistake"),
+     (29.9, "mistake"), (30, "blunder"), (100, "blunder")],
+)  # fmt: skip
+def test_judgements_by_the_thresholds(drop, expected):
+    assert judgement(drop) == expected
+
+
+def test_accuracy_by_the_formula_limited_to_0_100():
+    for drop in (0.0, 1.5, 7.0, 33.3, 80.0):
+        expected = 103.1668 * math.exp(-0.04354 * drop) - 3.1669
+        assert accuracy(drop) == pytest.approx(min(100.0, max(0.0, expected)))
+    assert accuracy(0) == pytest.approx(99.9999)  # the formula at no drop
+    assert accuracy(100) == 0.0  # below zero, limited
+    assert accuracy(-5) == accuracy(0)  # a move never scores above the best
+
+
+def test_the_model_is_a_logistic_curve_of_the_share_of_what_is_needed():
+    model = WinModel(4.0, 0.5)
+    assert model.chances(0, 29) == pytest.approx(100 / (1 + math.exp(-0.5)))
+    assert model.chances(29, 29) == pytest.approx(100 / (1 + math.exp(-4.5)))
+    assert model.chances(WON, 29) == 100.0
+    assert model.chances(-WON, 29) == 0.0
+    assert model.chances(10, 29) > model.chances(5, 29) > model.chances(-5, 29)
+
+
+def test_a_verdict_values_every_legal_move_and_the_best_is_the_highest():
+    position = VARIANTS["fast"].new_position(seed=4)
+    found = verdict(position, WinModel(8.0), nodes=600)
+    assert set(found.chances) == set(position.legal_moves())
+    assert found.before == max(found.chances.values())
+    assert not found.exact
+    assert all(0 <= c <= 100 for c in found.chances.values())
+    # the same position and budget give the same verdict
+    assert verdict(position, WinModel(8.0), nodes=600) == found
+
+
+def test_an_ending_is_exact():
+    position = Position.from_text("square 4x2 4 12BB/AA34 1,2 A")
+    found = verdict(position, WinModel(8.0), endgame=Endgame())
+    assert found.exact
+    assert found.chances == {3: 100.0, 4: 50.0}
+    assert found.best == 3
+
+
+def test_a_review_and_its_summary():
+    position = Position.from_text("square 4x2 4 12BB/AA34 1,2 A")
+    found = verdict(position, WinModel(8.0))
+    bad = review_move(1, position, 4, found)
+    assert (bad.before, bad.after, bad.drop, bad.judgement) == (100.0, 50.0, 50.0, "blunder")
+    good = review_move(3, position, 3, found)
+    assert good.judgement is None and good.accuracy == accuracy(0)
+    seats = summary([bad, good])
+    assert seats[0].blunders == 1 and seats[0].mistakes == 0
+    assert seats[0].accuracy == round((bad.accuracy + accuracy(0)) / 2, 1)
+    assert seats[1].accuracy is None
+
+
+def test_the_swap_is_a_move_like_any_other():
+    position = VARIANTS["vinco"].new_position(seed=2)
+    position = position.play(position.legal_moves()[0])
+    assert position.can_swap
+    found = verdict(position, WinModel(8.0), nodes=300)
+    assert "swap" in found.chances
