@@ -51,11 +51,11 @@ class WinModel:
 # Fitted by bench/win_model.py (docs/analysis.md): the rated two-seat variants each, and
 # the pooled fit for the unrated two-seat variants.
 MODELS: dict[str, WinModel] = {
-    "fast": WinModel(8.0),
-    "classic": WinModel(8.0),
-    "hex": WinModel(8.0),
+    "fast": WinModel(7.455, -0.861),
+    "classic": WinModel(7.718, 0.328),
+    "hex": WinModel(10.26, 0.703),
 }
-POOLED = WinModel(8.0)
+POOLED = WinModel(6.988, -0.147)
 
 
 def model_for(variant: str) -> WinModel:
