@@ -83,3 +83,11 @@ def test_the_swap_is_a_move_like_any_other():
     assert position.can_swap
     found = verdict(position, WinModel(8.0), nodes=300)
     assert "swap" in found.chances
+
+
+def test_every_move_is_valued_even_when_the_time_is_up_at_once():
+    position = VARIANTS["classic"].new_position(seed=5)
+    ticks = iter(range(1_000_000))
+    found = verdict(position, WinModel(8.0), time_limit=0.0, clock=lambda: next(ticks))
+    assert set(found.chances) == set(position.legal_moves())
+    assert found.depth == 1

@@ -117,17 +117,16 @@ class Search:
         """Every one of ``moves`` valued with a full window (what an analysis needs: the
         played move's value, not a bound), deepening while the budget lasts. Returns the
         values of the deepest finished iteration and its depth (1: the moves' own
-        evaluations)."""
-        root = (self.root, territories(self.root))
+        evaluations, which every move gets even past the budget or the deadline)."""
+        root, masks = self.root, territories(self.root)
         children: list[tuple[Move, Node]] = []
         values: dict[Move, float] = {}
-        try:
-            for move in moves:
-                child = self._play(root, move)
-                children.append((move, child))
-                values[move] = self._evaluate(child)
-        except _Stop:
-            return values, 0
+        for move in moves:  # every move gets a value, whatever the budget or the time
+            played = root.play(move)
+            child = (played, after_move(self.colours, root, played, move, masks))
+            self.nodes += 1
+            children.append((move, child))
+            values[move] = self._evaluate(child)
         depth = 1
         while depth < MAX_DEPTH and not all(child[0].is_over for _, child in children):
             self.solved = True
