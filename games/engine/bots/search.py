@@ -118,13 +118,11 @@ class Search:
         played move's value, not a bound), deepening while the budget lasts. Returns the
         values of the deepest finished iteration and its depth (1: the moves' own
         evaluations, which every move gets even past the budget or the deadline)."""
-        root, masks = self.root, territories(self.root)
+        root = (self.root, territories(self.root))
         children: list[tuple[Move, Node]] = []
         values: dict[Move, float] = {}
         for move in moves:  # every move gets a value, whatever the budget or the time
-            played = root.play(move)
-            child = (played, after_move(self.colours, root, played, move, masks))
-            self.nodes += 1
+            child = self._play(root, move, spend=False)
             children.append((move, child))
             values[move] = self._evaluate(child)
         depth = 1
@@ -192,10 +190,12 @@ class Search:
                 break
         return alpha if maximise else beta
 
-    def _play(self, node: Node, move: Move) -> Node:
-        if self.nodes >= self.budget:
+    def _play(self, node: Node, move: Move, *, spend: bool = True) -> Node:
+        """The child of ``node``; raises _Stop when the budget or the time is spent, unless
+        ``spend`` is False (it is counted all the same)."""
+        if spend and self.nodes >= self.budget:
             raise _Stop
-        if self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
+        if spend and self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
             raise _Stop
         self.nodes += 1
         position, masks = node
