@@ -228,7 +228,8 @@ def test_a_visitors_choice_holds_from_page_to_page(browser, site, screenshot):
     page = context.new_page()
     page.goto(f"{site.url}/rules/")
     assert page_background(page) == LIGHT_BG
-    page.locator(".theme-switch").get_by_role("button", name="Dark").click()
+    with page.expect_navigation():
+        page.locator(".theme-switch").get_by_role("button", name="Dark").click()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page.url == f"{site.url}/rules/"  # back on the page it was chosen on
     expect(page.locator('.theme-switch button[value="dark"]')).to_have_attribute(
@@ -240,7 +241,8 @@ def test_a_visitors_choice_holds_from_page_to_page(browser, site, screenshot):
         assert page_background(page) == DARK_BG, path
         assert not text_misfits(page), path
     screenshot(page, "dark-rules-walls")
-    page.locator(".theme-switch").get_by_role("button", name="Follow the device").click()
+    with page.expect_navigation():  # the form's answer, loaded with its stylesheet
+        page.locator(".theme-switch").get_by_role("button", name="Follow the device").click()
     expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile(".*"))
     assert page_background(page) == LIGHT_BG  # the device is light
     context.close()
@@ -257,7 +259,8 @@ def test_a_members_choice_is_saved_through_the_preferences(
     assert page_background(page) == LIGHT_BG
     expect(page.get_by_label("Follow the device")).to_be_checked()
     page.get_by_label("Dark").check()
-    page.get_by_role("button", name="Save").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save").click()
     expect(page.locator(".message.success")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert page_background(page) == DARK_BG
