@@ -2,8 +2,9 @@
 
 SQLite under ``var/``, a private Redis on a unix socket under ``var/`` (for the channel
 layer, the cache and the Celery broker, so whatever the worker does reaches every open
-table), Daphne, and a Celery worker with beat. It migrates and creates the demo members
-first. Ctrl-C stops everything.
+table), Daphne, a Celery worker with beat, and the two one-process workers of the
+computer's reviews (queues ``analysis`` and ``analysis_try``). It migrates and creates
+the demo members first. Ctrl-C stops everything.
 
     python -m config.run [--host 127.0.0.1] [--port 8000] [--var-dir var]
 
@@ -99,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         manage = [python, "manage.py"]
         subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=env, check=True)
         subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True)
-        start([python, "-m", "celery", "-A", "config", "worker", "--beat", "--loglevel=WARNING"])
+        celery = [python, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"]
+        start([*celery, "--beat", "-Q", "clocks,bots,default", "-n", "main@%h"])
+        # The computer's reviews: one process each, so a flag never waits behind them.
+        start([*celery, "-Q", "analysis", "-c", "1", "-n", "analysis@%h"])
+        start([*celery, "-Q", "analysis_try", "-c", "1", "-n", "analysis-try@%h"])
         start(
             [
                 python,

@@ -213,6 +213,8 @@ CELERY_TASK_ROUTES = {
     "games.tasks.match_tick": {"queue": "clocks"},
     "games.tasks.clocks_sweep": {"queue": "clocks"},
     "games.tasks.bot_*": {"queue": "bots"},
+    "games.tasks.analysis_run": {"queue": "analysis"},
+    "games.tasks.analysis_try": {"queue": "analysis_try"},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_IGNORE_RESULT = True
@@ -276,6 +278,10 @@ WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
 LOBBY_ACTIONS_PER_MINUTE = 10  # tables and challenges a member opens or cancels a minute
 # Practice tables a member may have in play at once.
 PRACTICE_TABLES_PER_MEMBER = 2
+# Analysis (SPEC §13): analyses a member may ask for in an hour, and the most that may
+# wait (queued or running) before a request is refused.
+ANALYSIS_PER_HOUR = int(os.environ.get("ANALYSIS_PER_HOUR", "5"))
+ANALYSIS_BACKLOG = int(os.environ.get("ANALYSIS_BACKLOG", "30"))
 # Rated matches two members may play together in 24 hours; later ones are unrated.
 RATED_MATCHES_PER_PAIR = int(os.environ.get("RATED_MATCHES_PER_PAIR", "10"))
 CHALLENGE_SECONDS = env_float("CHALLENGE_SECONDS", 120)

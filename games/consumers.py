@@ -206,6 +206,13 @@ class TableConsumer(MemberSocket):
         await self.send_json(message)
         await self._relay("send_json", message)
 
+    async def table_analysis(self, event: dict[str, Any]) -> None:
+        """How far the computer's review of the match is (SPEC §13): everyone hears it."""
+        message = {key: event[key] for key in ("status", "done", "total")}
+        message["type"] = "analysis"
+        await self.send_json(message)
+        await self._relay("send_json", message)
+
     async def table_chat(self, event: dict[str, Any]) -> None:
         await self._relay("send_json", event["message"])  # visitors have no seat
         if event["audience"] == "spectators" and self.seat is not None:

@@ -64,11 +64,16 @@ _ILLEGAL_MESSAGES = {
 }
 
 
+def illegal_message(reason: str) -> Promise:
+    """Why a colour cannot be chosen (the engine's reason), in words people read."""
+    return _ILLEGAL_MESSAGES.get(reason, _("You cannot choose that colour now."))
+
+
 def from_engine(error: MatchError) -> TableError:
     """The engine's refusal as the table's error, with a message people can read."""
     cause = error.__cause__
     if isinstance(cause, IllegalMove):
-        message = _ILLEGAL_MESSAGES.get(cause.reason, _("You cannot choose that colour now."))
+        message = illegal_message(cause.reason)
     else:
         message = _ENGINE_MESSAGES.get(str(error), _("That is not possible here or now."))
     return TableError(error.code, message)

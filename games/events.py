@@ -126,3 +126,28 @@ def task_at(name: str, args: list, at: datetime, now: datetime) -> None:
 
     countdown = max(0.0, (at - now).total_seconds())
     current_app.send_task(name, args=args, countdown=countdown)
+
+
+def analysis_wanted(match_id: int) -> None:
+    """A match is to be analysed: the worker of the ``analysis`` queue reviews it
+    (``games.tasks.analysis_run``)."""
+    from celery import current_app
+
+    current_app.send_task("games.tasks.analysis_run", args=[match_id])
+
+
+def analysis_progress(match_id: int, *, status: str, done: int, total: int) -> None:
+    """How far the analysis of a match is: every socket at the table hears it (not a new
+    ``version``; the page fetches the analysis once it is done)."""
+    send(
+        table_group(match_id),
+        {"type": "table.analysis", "status": status, "done": done, "total": total},
+    )
+
+
+def analysis_try_wanted(member_id: int, variant: str, fpn: str, move: int | str) -> None:
+    """A member tried a colour in a replayed position: the ``analysis_try`` queue works
+    the computer's answer out (``games.tasks.analysis_try``)."""
+    from celery import current_app
+
+    current_app.send_task("games.tasks.analysis_try", args=[member_id, variant, fpn, move])

@@ -323,3 +323,39 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return self.channel_name
+
+
+class Analysis(models.Model):
+    """The computer's review of a finished match (SPEC §13), worked out on the ``analysis``
+    queue (``games.services.analysis``): per move the best colour and the mover's win
+    chances before and after, per seat the accuracy and the judged moves."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="analysis"
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    done = models.PositiveIntegerField(_("moves analysed"), default=0)
+    total = models.PositiveIntegerField(_("moves"), default=0)
+    #: ``{"games": [[entry per move]], "seats": [summary per seat]}`` once done
+    result = models.JSONField(_("result"), null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("requested"))
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
+
+    def __str__(self) -> str:
+        return f"#{self.match_id} {self.status}"

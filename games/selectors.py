@@ -15,7 +15,7 @@ from games.engine import replay
 from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
-from games.models import SEAT_LETTERS, ChatMessage, Match, Seat
+from games.models import SEAT_LETTERS, Analysis, ChatMessage, Match, Seat
 from games.services.claims import claim_from
 from ratings.selectors import match_rating_changes
 
@@ -195,11 +195,25 @@ def _letters(seats) -> list[str]:
     return [SEAT_LETTERS[s] for s in seats]
 
 
+def match_analysis(match_id: int) -> dict[str, Any] | None:
+    """``analysis`` of the API and of the replay (SPEC §13): ``None`` when never asked,
+    its progress while it runs, the review once done."""
+    found = Analysis.objects.filter(match_id=match_id).first()
+    if found is None:
+        return None
+    if found.status != Analysis.Status.DONE:
+        return {"status": found.status, "done": found.done, "total": found.total}
+    return {"status": "done", **found.result}
+
+
 def match_etag(match: Match) -> str:
-    """What a copy of a match's record is revalidated against: its version and its
-    rating changes (annulling another match can change them)."""
+    """What a copy of a match's record is revalidated against: its version, its rating
+    changes (annulling another match can change them) and how far its analysis is."""
     changes = match_rating_changes(match.pk) if match.rated else []
-    fingerprint = f"{match.version}:" + ",".join(
+    progress = (
+        Analysis.objects.filter(match_id=match.pk).values_list("status", "done").first() or ()
+    )
+    fingerprint = f"{match.version}:{progress}:" + ",".join(
         f"{c['member_id']}:{c['rating_after']:.4f}" for c in changes
     )
     return hashlib.sha256(fingerprint.encode()).hexdigest()[:20]
@@ -207,7 +221,8 @@ def match_etag(match: Match) -> str:
 
 def match_record(match: Match) -> dict[str, Any]:
     """A match as the API gives it (``api_match`` prefetched its seats): settings, seats,
-    every game's start, moves and end, the result and the rating changes."""
+    every game's start, moves and end, the result, the rating changes and the
+    analysis."""
     state = MatchState.from_dict(match.state)
     seats = list(match.seats.all())
     changes = match_rating_changes(match.pk) if match.rated else []
@@ -269,6 +284,7 @@ def match_record(match: Match) -> dict[str, Any]:
             }
             for change in changes
         ],
+        "analysis": match_analysis(match.pk),
     }
 
 

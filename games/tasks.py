@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from games import services, timing
 from games.models import Match
+from games.services import analysis
 
 
 @shared_task(ignore_result=True)
@@ -79,3 +80,15 @@ def bot_move(self, match_id: int, game: int, ply: int) -> bool:
     if played is None:
         raise self.retry(countdown=0.2)
     return played
+
+
+@shared_task(ignore_result=True)
+def analysis_run(match_id: int) -> None:
+    """The computer's review of a finished match (queue ``analysis``, its own worker)."""
+    analysis.analysis_run(match_id=match_id, now=timing.now)
+
+
+@shared_task(ignore_result=True)
+def analysis_try(member_id: int, variant: str, fpn: str, move: int | str) -> None:
+    """A colour tried in a replayed position (queue ``analysis_try``)."""
+    analysis.analysis_try_work(member_id=member_id, variant=variant, fpn=fpn, move=move)

@@ -7,12 +7,14 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
-from games import access, selectors, timing
+from games import access, selectors, services, timing
 from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
 from games.engine import VARIANTS, Position
+from games.errors import TableError
 from games.topics import TOPICS, VARIANT_TOPICS
 
 
@@ -52,6 +54,58 @@ def record(request: HttpRequest, match_id: int | None = None, token: str | None 
     )
     response["Content-Disposition"] = f'attachment; filename="vog-filler-{match.pk}.txt"'
     return response
+
+
+_REFUSAL_STATUS = {"not_allowed": 403, "not_found": 404, "rate_limited": 429, "busy": 429}
+
+
+def _refused(error: TableError) -> JsonResponse:
+    """A refusal as JSON: the code and the message in the person's language."""
+    return JsonResponse(
+        {"error": error.code, "message": str(error.message)},
+        status=_REFUSAL_STATUS.get(error.code, 400),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def analysis(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+    """The computer's review of a finished match (SPEC §13): GET reads it (``null`` when
+    never asked), POST asks for it (asking again is harmless)."""
+    found = selectors.table_id(match_id=match_id, token=token)
+    if found is None:
+        raise Http404(_("No such table."))
+    if request.method == "POST":
+        try:
+            services.analysis_request(match_id=found, member=request.user, now=timing.now())
+        except TableError as error:
+            return _refused(error)
+    return JsonResponse({"analysis": selectors.match_analysis(found)})
+
+
+@require_POST
+def analysis_try(request: HttpRequest, match_id: int | None = None, token: str | None = None):
+    """Another colour tried in a position of the replay (``game``, ``ply``, ``colour``):
+    the computer's answer and the evaluation, or ``{"pending": true}`` while it is worked
+    out (the page asks again)."""
+    found = selectors.table_id(match_id=match_id, token=token)
+    if found is None:
+        raise Http404(_("No such table."))
+    try:
+        game, ply = int(request.POST.get("game", "")), int(request.POST.get("ply", ""))
+    except ValueError:
+        return _refused(TableError("invalid", _("There is no such move in this game.")))
+    try:
+        answer = services.analysis_try(
+            match_id=found,
+            member=request.user,
+            game=game,
+            ply=ply,
+            colour=request.POST.get("colour", ""),
+            now=timing.now(),
+        )
+    except TableError as error:
+        return _refused(error)
+    return JsonResponse(answer if answer is not None else {"pending": True})
 
 
 def _table_page(request: HttpRequest, match) -> HttpResponse:

@@ -219,6 +219,48 @@ def beat(worker, tmp_path):
 BEAT_SECONDS = 0.25
 
 
+@pytest.fixture
+def analysis_worker(tmp_path):
+    """The worker of the computer's reviews as ``make run`` starts it: a Celery process of
+    its own on the ``analysis`` and ``analysis_try`` queues, one task at a time, on the
+    test database (what earlier tests left in those queues is emptied first)."""
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    from config.celery import app
+    from tests.servers import server_environment
+
+    if not SERVICES:
+        pytest.skip("needs PostgreSQL and Redis: run make test")
+    with app.connection_for_write() as connection:
+        for queue in ("analysis", "analysis_try"):
+            connection.default_channel.queue_declare(queue=queue, durable=True)
+            connection.default_channel.queue_purge(queue)
+    log = open(tmp_path / "analysis-worker.log", "w")  # noqa: SIM115 (closed below)
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"),
+            *("-Q", "analysis,analysis_try", "-c", "1", "-P", "solo"),
+            *("-n", f"analysis-{os.getpid()}@%h"),
+        ],
+        cwd=settings.BASE_DIR,
+        env=server_environment(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
 def wait_for(predicate, timeout: float = 20.0) -> bool:
     """Poll for what the worker or a server does in another thread or process (no time is
     meant to pass: the tests' clock is injected)."""

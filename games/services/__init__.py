@@ -14,11 +14,13 @@ The functions live in modules by job and are all importable from here:
 - ``ending``: a claim, a moderator's abort, leaving the site, the rematch;
 - ``practice``: the computer at practice tables, hints and takebacks;
 - ``presence``: sockets that come, send and go; ``chat``;
+- ``analysis``: the computer's review of a finished match and colours tried in it;
 - ``commit`` (every change ends there), ``clocks`` and ``claims``: the rules they share.
 
 The lobby's own writes (waiting tables, challenges, Play now) are in ``lobby.services``.
 """
 
+from games.services.analysis import analysis_request, analysis_run, analysis_try
 from games.services.chat import chat_post
 from games.services.ending import (
     match_abort,
@@ -52,6 +54,9 @@ from games.services.seating import match_create, match_url, table_settings_check
 from games.services.timeouts import deserted_end, match_tick
 
 __all__ = [
+    "analysis_request",
+    "analysis_run",
+    "analysis_try",
     "bot_move",
     "bot_turn",
     "chat_post",

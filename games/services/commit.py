@@ -25,6 +25,7 @@ from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchE
 from games.errors import from_engine
 from games.models import Game, Match
 from games.services import clocks
+from games.services.analysis import analysis_queue
 from games.services.claims import claim_from
 from games.signals import arena_match_ended
 from games.state import SeatRow
@@ -93,6 +94,7 @@ def state_commit(
         changed |= {"finished_at", "result_reason"}
         if new.status == FINISHED and match.rated:
             _hand_to_ratings(match, seats, new, now=now)
+            analysis_queue(match, now=now, state=new)  # rated matches are analysed by themselves
         if match.arena_id is not None:
             arena_match_ended.send(sender=Match, match=match, state=new, seats=seats, now=now)
         if old is not None and not match.private and not match.practice:

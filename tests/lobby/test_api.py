@@ -12,50 +12,13 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engine import VARIANTS, Position
-from games.engine.match import MatchState
-from games.models import Match
 from lobby import services as lobby_services
-from tests.moves import play_opening
+from tests.moves import play_opening, play_out
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
 
 PLAYABLE = [key for key in VARIANTS if key != "practice"]
-
-
-def play_out(match, members, *, rng: random.Random, resign_at: int | None = None):
-    """Play a whole match through the services: mostly greedy moves, some random ones,
-    and a match resignation after ``resign_at`` moves if asked."""
-    played = 0
-    while True:
-        state = MatchState.from_dict(Match.objects.get(pk=match.pk).state)
-        if state.status == "finished":
-            return state
-        if state.status == "between_games":
-            for seat, member in enumerate(members):
-                if seat not in state.out and seat not in state.ready:
-                    services.match_ready(match_id=match.pk, user=member, now=T0)
-            continue
-        position = state.current.position
-        if resign_at is not None and played == resign_at:
-            services.match_resign(match_id=match.pk, user=members[position.to_move], now=T0)
-            resign_at = None
-            continue
-        legal = [c for c, why in position.legal_colors().items() if why is None]
-        if position.can_swap and rng.random() < 0.5:
-            colour = "swap"
-        elif rng.random() < 0.2:
-            colour = rng.choice(legal)
-        else:
-            colour = max(legal, key=lambda c: (len(position.preview(c)), -c))
-        services.move_play(
-            match_id=match.pk,
-            user=members[position.to_move],
-            ply=state.current.ply,
-            color=colour,
-            received_at=T0,
-        )
-        played += 1
 
 
 @pytest.fixture

@@ -1,0 +1,310 @@
+"""The computer's review of a finished match (SPEC §13): asking for it, working it out on
+the ``analysis`` queue, and trying other colours from a position of the replay (the
+``analysis_try`` queue).
+
+An analysis is a row (``Analysis``) per match: asked for once, worked out once (asking
+again is harmless). The work runs outside any transaction, move after move, writing its
+progress to the row and telling the table as it goes (``table.analysis``, not a new
+``version``); the result is stored whole at the end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games import events
+from games.engine import VARIANTS, Position
+from games.engine.analysis import (
+    Reviewed,
+    model_for,
+    review_game,
+    summary,
+    verdict,
+)
+from games.engine.endgame import result
+from games.engine.errors import IllegalMove
+from games.engine.match import MatchState
+from games.engine.replay import steps
+from games.errors import TableError, illegal_message
+from games.models import SEAT_LETTERS, Analysis, Match
+
+LIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
+TRY_SECONDS = 0.8  # the search's time for one tried colour
+TRY_RUNNING_SECONDS = 10  # a try not answered by then may be asked again
+TRY_KEPT_SECONDS = 24 * 3600
+
+
+def analysable(match: Match) -> bool:
+    """A finished match of a two-seat variant (the swap included) with moves."""
+    return (
+        match.status == Match.Status.FINISHED
+        and VARIANTS[match.variant].seats == 2
+        and bool(match.state)
+    )
+
+
+def analysis_queue(
+    match: Match, *, now: datetime, member: User | None = None, state: MatchState | None = None
+) -> Analysis:
+    """Queue the analysis of ``match`` (inside the caller's transaction; the task is sent
+    after the commit), whose engine state is ``state`` when it is not yet stored. One
+    that failed is queued again; any other is left as it is."""
+    analysis, created = Analysis.objects.get_or_create(
+        match=match, defaults={"requested_at": now, "requested_by": member}
+    )
+    if not created and analysis.status != Analysis.Status.FAILED:
+        return analysis
+    state = state or MatchState.from_dict(match.state)
+    analysis.status = Analysis.Status.QUEUED
+    analysis.done = 0
+    analysis.total = sum(game.ply for game in state.games)
+    analysis.result = None
+    analysis.requested_at = now
+    analysis.requested_by = member
+    analysis.save()
+    transaction.on_commit(lambda: events.analysis_wanted(match.pk))
+    return analysis
+
+
+def analysis_request(*, match_id: int, member: User | None, now: datetime) -> Analysis:
+    """A member asks for the analysis of a finished match: its players for any match,
+    anyone for a rated one. Asking again returns the analysis asked for before; a new one
+    counts toward the member's ``ANALYSIS_PER_HOUR`` and waits behind at most
+    ``ANALYSIS_BACKLOG`` others."""
+    if member is None or not member.is_authenticated:
+        raise TableError("not_allowed", _("Log in to ask for an analysis."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise TableError("not_found", _("No such table."))
+        if not match.rated and not match.seats.filter(member=member).exists():
+            raise TableError(
+                "not_allowed", _("Only its players can ask for the analysis of an unrated match.")
+            )
+        if not analysable(match):
+            raise TableError("invalid", _("Only finished matches of two players are analysed."))
+        found = Analysis.objects.filter(match=match).first()
+        if found is not None and found.status != Analysis.Status.FAILED:
+            return found
+        if Analysis.objects.filter(status__in=LIVE).count() >= settings.ANALYSIS_BACKLOG:
+            raise TableError(
+                "busy", _("The computer has too many matches to analyse: ask again later.")
+            )
+        _hourly_check(member, now)
+        return analysis_queue(match, now=now, member=member)
+
+
+def _hourly_check(member: User, now: datetime) -> None:
+    key = f"analysis-asked:{member.pk}:{int(now.timestamp() // 3600)}"
+    cache.add(key, 0, timeout=2 * 3600)
+    if cache.incr(key) > settings.ANALYSIS_PER_HOUR:
+        raise TableError(
+            "rate_limited",
+            _("You have asked for %(limit)d analyses this hour: ask again later.")
+            % {"limit": settings.ANALYSIS_PER_HOUR},
+        )
+
+
+def analysis_run(*, match_id: int, now) -> Analysis | None:
+    """Work the analysis of a match out (the ``analysis`` queue): every move of both games
+    reviewed, the row and the table told of each one, the result stored at the end.
+    ``now`` is the clock (a callable). Nothing happens for an analysis done or not asked."""
+    with transaction.atomic():
+        analysis = (
+            Analysis.objects.select_for_update()
+            .select_related("match")
+            .filter(match_id=match_id, status__in=LIVE)
+            .first()
+        )
+        if analysis is None:
+            return None
+        analysis.status = Analysis.Status.RUNNING
+        analysis.done = 0
+        analysis.started_at = now()
+        analysis.save(update_fields=["status", "done", "started_at"])
+    match = analysis.match
+    total = analysis.total
+    try:
+        result = _review(match, total)
+    except Exception:
+        Analysis.objects.filter(pk=match_id).update(
+            status=Analysis.Status.FAILED, finished_at=now()
+        )
+        events.analysis_progress(match_id, status="failed", done=0, total=total)
+        raise
+    Analysis.objects.filter(pk=match_id).update(
+        status=Analysis.Status.DONE, done=total, result=result, finished_at=now()
+    )
+    events.analysis_progress(match_id, status="done", done=total, total=total)
+    analysis.refresh_from_db()
+    return analysis
+
+
+def _review(match: Match, total: int) -> dict:
+    """Every game of the match reviewed, with the progress written and told as it goes."""
+    model = model_for(match.variant)
+    games: list[list[Reviewed]] = []
+    positions: list[list[Position]] = []
+    for timeline in steps(MatchState.from_dict(match.state)):
+        played, before = [], timeline[0].position
+        for step in timeline:
+            if step.move is not None:
+                played.append((before, step.move))
+            before = step.position
+        done_before = sum(len(game) for game in games)
+
+        def progress(done: int, offset: int = done_before) -> None:
+            Analysis.objects.filter(pk=match.pk).update(done=offset + done)
+            events.analysis_progress(match.pk, status="running", done=offset + done, total=total)
+
+        games.append(review_game(played, model, progress=progress))
+        positions.append([position for position, _ in played])
+    return analysis_result(games, positions)
+
+
+def analysis_result(games: list[list[Reviewed]], positions: list[list[Position]]) -> dict:
+    """What is stored and shown (SPEC §13): per game its moves, per seat the accuracy (the
+    mean over the match's moves) and the judged moves, with each game's own figures.
+    A judged move also keeps the cells its best colour would have taken."""
+    entries = []
+    for reviews, befores in zip(games, positions, strict=True):
+        entries.append(
+            [_entry(review, before) for review, before in zip(reviews, befores, strict=True)]
+        )
+    per_game = [summary(reviews) for reviews in games]
+    whole = summary(review for reviews in games for review in reviews)
+    seats = []
+    for seat, overall in enumerate(whole):
+        seats.append(
+            {
+                "seat": SEAT_LETTERS[seat],
+                **_figures(overall),
+                "games": [_figures(game[seat]) for game in per_game],
+            }
+        )
+    return {"games": entries, "seats": seats}
+
+
+def _entry(review: Reviewed, before: Position) -> dict:
+    entry = {
+        "ply": review.ply,
+        "seat": SEAT_LETTERS[review.seat],
+        "played": review.played,
+        "best": review.best,
+        "before": review.before,
+        "after": review.after,
+        "exact": review.exact,
+        "judgement": review.judgement,
+    }
+    if review.judgement and review.best != "swap":
+        entry["best_cells"] = sorted(before.preview(review.best))
+    return entry
+
+
+def _figures(seat) -> dict:
+    return {
+        "accuracy": seat.accuracy,
+        "inaccuracies": seat.inaccuracies,
+        "mistakes": seat.mistakes,
+        "blunders": seat.blunders,
+    }
+
+
+# --- trying another colour -----------------------------------------------------------------
+
+
+def analysis_try(
+    *, match_id: int, member: User | None, game: int, ply: int, colour: str, now: datetime
+) -> dict | None:
+    """A member tries ``colour`` in the position after ``ply`` moves of ``game`` of a
+    finished match: the computer's answer and the mover's win chances, once worked out
+    on the ``analysis_try`` queue (``None`` meanwhile: ask again). Kept per position; a
+    member has one try in flight at a time."""
+    if member is None or not member.is_authenticated:
+        raise TableError("not_allowed", _("Log in to try other colours."))
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise TableError("not_found", _("No such table."))
+    if not analysable(match):
+        raise TableError("invalid", _("Only finished matches of two players are analysed."))
+    position = _position_at(match, game, ply)
+    move = _move(position, colour)
+    key = _try_key(match.variant, position, move)
+    answer = cache.get(key)
+    if answer is not None:
+        return answer
+    running = f"analysis-try-running:{member.pk}"
+    if not cache.add(running, key, TRY_RUNNING_SECONDS):
+        if cache.get(running) == key:
+            return None  # still being worked out
+        raise TableError("busy", _("Wait for the answer to the colour you tried before."))
+    transaction.on_commit(
+        lambda: events.analysis_try_wanted(member.pk, match.variant, position.to_text(), move)
+    )
+    return None
+
+
+def _position_at(match: Match, game: int, ply: int) -> Position:
+    timelines = steps(MatchState.from_dict(match.state))
+    if not 1 <= game <= len(timelines):
+        raise TableError("invalid", _("There is no such game in this match."))
+    for step in timelines[game - 1]:
+        if step.ply == ply and (step.move is not None or step.ply == 0):
+            return step.position
+    raise TableError("invalid", _("There is no such move in this game."))
+
+
+def _move(position: Position, colour: str) -> int | str:
+    if colour == "swap":
+        if not position.can_swap:
+            raise TableError("illegal_color", illegal_message("swap"))
+        return "swap"
+    try:
+        move = int(colour)
+    except (TypeError, ValueError):
+        raise TableError("illegal_color", illegal_message("palette")) from None
+    try:
+        position.play(move)
+    except IllegalMove as error:
+        raise TableError("illegal_color", illegal_message(error.reason)) from None
+    return move
+
+
+def _try_key(variant: str, position: Position, move: int | str) -> str:
+    digest = hashlib.sha256(position.to_text().encode()).hexdigest()[:32]
+    return f"analysis-try:{variant}:{digest}:{move}"
+
+
+def analysis_try_work(*, member_id: int, variant: str, fpn: str, move: int | str) -> dict:
+    """Work a tried colour out (the ``analysis_try`` queue, with a time limit): the
+    computer's answer in the position after it and the mover's win chances there."""
+    position = Position.from_text(fpn)
+    key = _try_key(variant, position, move)
+    try:
+        after = position.play(move)
+        mover = position.to_move
+        if after.is_over:
+            chances = float(result(after, mover))
+            answer = {"colour": move, "answer": None, "chances": chances, "exact": True}
+        else:
+            found = verdict(after, model_for(variant), time_limit=TRY_SECONDS)
+            theirs = after.to_move != mover
+            answer = {
+                "colour": move,
+                "answer": found.best,
+                "chances": round(100.0 - found.before if theirs else found.before, 1),
+                "exact": found.exact,
+            }
+        cache.set(key, answer, TRY_KEPT_SECONDS)
+    finally:
+        running = f"analysis-try-running:{member_id}"
+        if cache.get(running) == key:
+            cache.delete(running)
+    return answer
