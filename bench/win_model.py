@@ -11,7 +11,7 @@ once over every position (the pooled model the unrated two-seat variants use).
 Prints the fits, the data sizes, the CPU spent and a calibration table per variant:
 predicted against observed win rate in ten bins of predicted chances.
 
-    .venv/bin/python bench/win_model.py [--games fast=250,classic=100,hex=120] [--nodes 1000]
+    .venv/bin/python bench/win_model.py [--games fast=250,classic=100,hex=120] [--nodes 3000]
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import VARIANTS
-from games.engine.analysis import WinModel
+from games.engine.analysis import DEFAULT_NODES, WinModel
 from games.engine.bots import choose
 from games.engine.bots.search import WON, Search
 from games.engine.endgame import solvable
@@ -97,7 +97,7 @@ def calibration(model: WinModel, samples: list[Sample]) -> list[tuple[int, int, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="fast=250,classic=100,hex=120")
-    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
     args = parser.parse_args()
     plan = {k: int(v) for k, v in (item.split("=") for item in args.games.split(","))}
     pooled: list[Sample] = []

@@ -152,8 +152,9 @@ def match_steps(match: Match) -> dict[str, Any]:
 
 
 def api_match(*, match_id: int | None = None, token: str | None = None) -> Match | None:
-    """A match with its seats and their members (a private one by its token only)."""
-    matches = Match.objects.prefetch_related(
+    """A match with its seats and their members, and its analysis (a private one by its
+    token only)."""
+    matches = Match.objects.select_related("analysis").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))
     )
     if token is not None:
@@ -198,7 +199,10 @@ def _letters(seats) -> list[str]:
 def match_analysis(match_id: int) -> dict[str, Any] | None:
     """``analysis`` of the API and of the replay (SPEC §13): ``None`` when never asked,
     its progress while it runs, the review once done."""
-    found = Analysis.objects.filter(match_id=match_id).first()
+    return analysis_public(Analysis.objects.filter(match_id=match_id).first())
+
+
+def analysis_public(found: Analysis | None) -> dict[str, Any] | None:
     if found is None:
         return None
     if found.status != Analysis.Status.DONE:
@@ -206,13 +210,20 @@ def match_analysis(match_id: int) -> dict[str, Any] | None:
     return {"status": "done", **found.result}
 
 
+def _analysis_of(match: Match) -> Analysis | None:
+    """The match's analysis (joined by ``api_match``), if it was ever asked for."""
+    try:
+        return match.analysis
+    except Analysis.DoesNotExist:
+        return None
+
+
 def match_etag(match: Match) -> str:
     """What a copy of a match's record is revalidated against: its version, its rating
     changes (annulling another match can change them) and how far its analysis is."""
     changes = match_rating_changes(match.pk) if match.rated else []
-    progress = (
-        Analysis.objects.filter(match_id=match.pk).values_list("status", "done").first() or ()
-    )
+    analysis = _analysis_of(match)
+    progress = f"{analysis.status}:{analysis.done}" if analysis else ""
     fingerprint = f"{match.version}:{progress}:" + ",".join(
         f"{c['member_id']}:{c['rating_after']:.4f}" for c in changes
     )
@@ -284,7 +295,7 @@ def match_record(match: Match) -> dict[str, Any]:
             }
             for change in changes
         ],
-        "analysis": match_analysis(match.pk),
+        "analysis": analysis_public(_analysis_of(match)),
     }
 
 

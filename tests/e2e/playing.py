@@ -73,7 +73,7 @@ def cell_classes(page) -> list[str]:
     classes = page.eval_on_selector_all(
         ".board .cells polygon", "cells => cells.map(c => c.getAttribute('class'))"
     )
-    return [re.sub(r" (hl|gain|hint)\b", "", c) for c in classes]
+    return [re.sub(r" (hl|gain|hint|best)\b", "", c) for c in classes]
 
 
 def drawn(position: Position) -> list[str]:

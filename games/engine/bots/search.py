@@ -116,8 +116,14 @@ class Search:
     def each(self, moves: list[Move]) -> tuple[dict[Move, float], int]:
         """Every one of ``moves`` valued with a full window (what an analysis needs: the
         played move's value, not a bound), deepening while the budget lasts. Returns the
-        values of the deepest finished iteration and its depth (1: the moves' own
-        evaluations, which every move gets even past the budget or the deadline)."""
+        values and the depth of the deepest finished iteration (1: the moves' own
+        evaluations, which every move gets even past the budget or the deadline).
+
+        A leaf's evaluation favours the side that moved last (it has just gained cells;
+        the other's answer is not counted), so an odd and an even depth disagree by a
+        tempo. Unless the last iteration saw every line to its end, each value is the mean
+        of the last two iterations', which has no such lean: positions searched to
+        different depths (one move apart in a game) are then valued alike."""
         root = (self.root, territories(self.root))
         children: list[tuple[Move, Node]] = []
         values: dict[Move, float] = {}
@@ -125,6 +131,7 @@ class Search:
             child = self._play(root, move, spend=False)
             children.append((move, child))
             values[move] = self._evaluate(child)
+        previous: dict[Move, float] | None = None
         depth = 1
         while depth < MAX_DEPTH and not all(child[0].is_over for _, child in children):
             self.solved = True
@@ -134,10 +141,12 @@ class Search:
                     deeper[move] = self._value(child, depth, -float("inf"), float("inf"))
             except _Stop:
                 break
-            values, depth = deeper, depth + 1
+            previous, values, depth = values, deeper, depth + 1
             children.sort(key=lambda item: -values[item[0]])
             if self.solved:
-                break
+                return values, depth
+        if previous is not None:
+            values = {move: (values[move] + previous[move]) / 2 for move in values}
         return values, depth
 
     def _iteration(

@@ -35,7 +35,8 @@ export function parseFpn(text) {
 /**
  * The board inside root (#board-wrap svg): draw(fpn) recolours every cell and its
  * symbol; mark(kind, cells) gives these cells the class kind (and takes it from the
- * others): "hl" a colour's preview, "gain" the cells a replayed move took, "hint" a hint.
+ * others): "hl" a colour's preview, "gain" the cells a replayed move took, "hint" a hint,
+ * "best" what the analysis's best colour would have taken.
  * highlight(cells) is mark("hl", cells).
  */
 export function createBoard(root, palette) {
@@ -46,7 +47,7 @@ export function createBoard(root, palette) {
     for (const mark of svg.querySelectorAll(".marks text[data-i]")) marks[mark.dataset.i] = mark;
   }
   const baseClass = polygons.map((p) => p.getAttribute("class") || "");
-  const marked = { hl: new Set(), gain: new Set(), hint: new Set() };
+  const marked = { hl: new Set(), gain: new Set(), hint: new Set(), best: new Set() };
 
   function paintCell(i) {
     let wanted = baseClass[i];

@@ -19,6 +19,7 @@ import { localPath, show as notify } from "../notify.js";
 import { setupPanel } from "./panel.js";
 import { setupPractice } from "./practice.js";
 import { setupReplay } from "./replay.js";
+import { setupAnalysis } from "./analysis.js";
 import { yourTurn } from "./seats.js";
 import { createSound } from "../sound.js";
 
@@ -82,12 +83,17 @@ function start(root) {
   setupKeys(root);
   $("berserk").addEventListener("click", () => send({ type: "berserk" }, "berserk"));
   const layout = setupLayout(root);
+  let analysis = null;
   const replay = setupReplay(table, board, {
     onChange() {
       ending.render();
       layout.fit();
     },
+    onSpot(spot, entry) {
+      if (analysis) analysis.spotted(spot, entry);
+    },
   });
+  analysis = setupAnalysis(table, board, replay);
 
   /** Send a message on the table's socket; action names what the player did, for errors. */
   function send(message, action) {
@@ -136,6 +142,7 @@ function start(root) {
     ending.render();
     moves.render(previous);
     replay.render();
+    analysis.render();
     moves.renderSpectators();
     clock.start(s.clock, s.server_time);
     layout.fit();
@@ -197,6 +204,8 @@ function start(root) {
       practice.show(message); // for this socket only, at practice tables
     } else if (message.type === "chat") {
       chat.add(message);
+    } else if (message.type === "analysis") {
+      analysis.progress(message); // the computer's review, as it goes (SPEC §13)
     } else if (message.type === "error") {
       showError(message.code, message.message);
     } else if (message.type === "notify") {

@@ -16,9 +16,11 @@ const COPIED_SHOWN_MS = 4000;
 
 /**
  * Wire the replay bar; onChange() runs whenever the page starts or stops showing an
- * earlier position (table.replaying). Returns render() for a new state.
+ * earlier position (table.replaying), onSpot(spot, entry) whenever the bar shows a step
+ * (null while there is none). Returns render() for a new state and jump(game, ply) to
+ * show the board after a move.
  */
-export function setupReplay(table, board, { onChange }) {
+export function setupReplay(table, board, { onChange, onSpot = () => undefined }) {
   const { root, texts, palette } = table;
   const { t } = texts;
   const bar = $("replay");
@@ -184,6 +186,7 @@ export function setupReplay(table, board, { onChange }) {
   }
 
   function setHooks(spot, entry) {
+    onSpot(spot, entry || null);
     if (!spot) {
       delete root.dataset.replayGame;
       delete root.dataset.replayStep;
@@ -305,16 +308,19 @@ export function setupReplay(table, board, { onChange }) {
   $("browse-back").addEventListener("click", () => step(-1));
   table.backToLive = backToLive;
   $("replay-copy").addEventListener("click", copyPosition);
-  $("moves").addEventListener("click", (event) => {
-    const jump = event.target.closest(".ply-jump");
-    if (!jump || !allowed()) return;
-    const game = +jump.dataset.game - 1;
-    const ply = +jump.dataset.ply;
+  /** The board after move ply of game (counted from 1), if the match has it. */
+  function jump(game, ply) {
+    if (!allowed()) return;
     act((from) => {
-      const timeline = steps.games[game] || [];
+      const timeline = steps.games[game - 1] || [];
       const index = timeline.findIndex((entry) => entry.ply === ply && !entry.event);
-      return index >= 0 ? { game: game, step: index } : from;
+      return index >= 0 ? { game: game - 1, step: index } : from;
     });
+  }
+
+  $("moves").addEventListener("click", (event) => {
+    const target = event.target.closest(".ply-jump");
+    if (target) jump(+target.dataset.game, +target.dataset.ply);
   });
 
   const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
@@ -364,6 +370,7 @@ export function setupReplay(table, board, { onChange }) {
   }
 
   return {
+    jump: jump,
     render() {
       // The steps are fetched at once (a match that is over is replayed from its end)
       // and follow the live board: a new move is appended, anything else fetched again.

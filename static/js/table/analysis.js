@@ -1,0 +1,340 @@
+/* The computer's review of a finished match (SPEC §13, docs/protocol.md "Analysis"), under
+   the replay: asking for it, its progress as the table's socket tells it ("analysing 34 of
+   130 moves"), and once done, per game a graph of win chances (judged moves marked; a
+   click goes to that move), each player's accuracy and counts, at a judged move the best
+   colour and what it would have kept (its cells outlined on the board), and from any
+   position of the replay, another colour tried: the computer's answer and the chances. */
+
+import { byId as $, el } from "../dom.js";
+import { memberLink } from "./seats.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const TRY_POLL_MS = 300;
+const TRY_POLLS = 40; // a try not answered by then is given up (the page says so)
+const JUDGEMENTS = ["inaccuracy", "mistake", "blunder"];
+
+function svgEl(name, attrs) {
+  const node = document.createElementNS(SVG, name);
+  for (const key in attrs) node.setAttribute(key, attrs[key]);
+  return node;
+}
+
+function percent(value) {
+  return Math.round(value) + "%";
+}
+
+/**
+ * Wire the analysis panel; replay gives the shown spot (spotted) and goes to a move
+ * (jump). Returns render() for a new state, spotted(spot, entry) for the replay and
+ * progress(message) for the socket's "analysis" message.
+ */
+export function setupAnalysis(table, board, replay) {
+  const { root, texts, palette } = table;
+  const { t } = texts;
+  const box = $("analysis");
+  if (!box) return { render() {}, spotted() {}, progress() {} };
+  let analysis; // undefined: not read yet; null: never asked; else the last answer
+  let reading = null;
+  let spot = null; // {game, step} and its entry, as the replay shows it
+  let entry = null;
+  let trying = 0; // the try whose answer is awaited (a newer one replaces it)
+
+  function analysable() {
+    const s = table.state;
+    return s.match.status === "finished" && s.match.seats.length === 2;
+  }
+
+  function read() {
+    if (!reading) {
+      reading = fetch(root.dataset.analysisUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+        .then((data) => {
+          analysis = data.analysis;
+          render();
+        })
+        .catch(() => undefined)
+        .finally(() => (reading = null));
+    }
+    return reading;
+  }
+
+  function post(url, data) {
+    const body = new URLSearchParams(data); // an empty multipart body is refused
+    return fetch(url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": document.body.dataset.csrf || "" },
+    }).then((response) => response.json().catch(() => ({ error: "unknown" })));
+  }
+
+  function ask() {
+    $("analysis-ask").disabled = true;
+    post(root.dataset.analysisUrl, {}).then((data) => {
+      $("analysis-ask").disabled = false;
+      if (data.error) {
+        showError($("analysis-error"), data);
+        return;
+      }
+      analysis = data.analysis;
+      render();
+    });
+  }
+
+  function showError(target, data) {
+    target.textContent = data.message || t("error.unknown");
+    target.hidden = false;
+  }
+
+  function render() {
+    const can = analysable();
+    box.hidden = !can;
+    if (!can) {
+      board.mark("best", []);
+      return;
+    }
+    if (analysis === undefined) {
+      read();
+      return;
+    }
+    const done = analysis && analysis.status === "done";
+    const running = analysis && (analysis.status === "queued" || analysis.status === "running");
+    $("analysis-ask").hidden = !(analysis === null || (analysis && analysis.status === "failed")) || root.dataset.member !== "1";
+    $("analysis-failed").hidden = !(analysis && analysis.status === "failed");
+    const progress = $("analysis-progress");
+    progress.hidden = !running;
+    if (running) {
+      progress.textContent = t("analysis.progress", { done: analysis.done, total: analysis.total });
+      const bar = $("analysis-bar");
+      bar.max = analysis.total || 1;
+      bar.value = analysis.done;
+    }
+    $("analysis-bar").hidden = !running;
+    $("analysis-review").hidden = !done;
+    if (done) renderReview();
+    else board.mark("best", []);
+    root.dataset.analysis = analysis ? analysis.status : "none"; // a test hook
+  }
+
+  /** The game the replay shows (the last one while nothing is shown). */
+  function gameShown() {
+    if (spot) return spot.game;
+    return analysis.games.length - 1;
+  }
+
+  function renderReview() {
+    const game = gameShown();
+    renderGraph(game);
+    renderFigures(game);
+    renderJudged(game);
+    renderMove(game);
+  }
+
+  /** Seat A's win chances after each move of a game (and before the first). */
+  function curve(entries) {
+    const forA = (e, value) => (e.seat === "A" ? value : 100 - value);
+    const points = entries.length ? [forA(entries[0], entries[0].before)] : [50];
+    for (const e of entries) points.push(forA(e, e.after));
+    return points;
+  }
+
+  function renderGraph(game) {
+    const entries = analysis.games[game];
+    const points = curve(entries);
+    const width = Math.max(1, points.length - 1);
+    const graph = svgEl("svg", {
+      viewBox: `0 0 ${width} 100`,
+      preserveAspectRatio: "none",
+      class: "analysis-graph",
+      role: "img",
+      "aria-label": t("analysis.graph", { number: game + 1 }),
+    });
+    graph.append(svgEl("rect", { x: 0, y: 0, width: width, height: 100, class: "graph-back" }));
+    const line = points.map((v, i) => `${i},${100 - v}`).join(" ");
+    graph.append(svgEl("polygon", { points: `0,100 ${line} ${width},100`, class: "graph-area" }));
+    graph.append(svgEl("line", { x1: 0, y1: 50, x2: width, y2: 50, class: "graph-middle" }));
+    graph.append(svgEl("polyline", { points: line, class: "graph-line" }));
+    if (spot && spot.game === game && entry) {
+      graph.append(svgEl("line", { x1: entry.ply, y1: 0, x2: entry.ply, y2: 100, class: "graph-now" }));
+    }
+    entries.forEach((e, i) => {
+      const ply = i + 1;
+      // The whole height of a move is where a click goes to it.
+      const hit = svgEl("rect", { x: ply - 0.5, y: 0, width: 1, height: 100, class: "graph-hit" });
+      hit.dataset.ply = ply;
+      graph.append(hit);
+      if (e.judgement) {
+        // A dot that the graph's stretching leaves round: a line of no length, round caps.
+        const y = 100 - points[ply];
+        const mark = svgEl("line", { x1: ply, y1: y, x2: ply, y2: y, class: "graph-mark " + e.judgement });
+        mark.dataset.ply = ply;
+        mark.dataset.judgement = e.judgement;
+        graph.append(mark);
+      }
+    });
+    graph.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-ply]");
+      if (target) replay.jump(game + 1, +target.dataset.ply);
+    });
+    $("analysis-graph").replaceChildren(graph);
+  }
+
+  function renderFigures(game) {
+    const s = table.state;
+    const body = $("analysis-figures");
+    body.replaceChildren();
+    for (const seat of analysis.seats) {
+      const figures = seat.games[game];
+      const row = el("tr");
+      row.dataset.seat = seat.seat;
+      const who = el("th");
+      who.scope = "row";
+      who.append(memberLink(s, seat.seat, texts));
+      row.append(who);
+      const accuracy = el("td", "accuracy", figures.accuracy === null ? "–" : figures.accuracy.toLocaleString(texts.lang) + "%");
+      row.append(accuracy);
+      for (const key of ["inaccuracies", "mistakes", "blunders"]) row.append(el("td", key, String(figures[key])));
+      body.append(row);
+    }
+  }
+
+  function renderJudged(game) {
+    const s = table.state;
+    const list = $("analysis-judged");
+    list.replaceChildren();
+    analysis.games[game].forEach((e) => {
+      if (!e.judgement) return;
+      const item = el("li");
+      const button = el("button", "judged " + e.judgement);
+      button.type = "button";
+      button.dataset.ply = e.ply;
+      button.append(
+        t("analysis.judged", { ply: e.ply, colour: colourName(e.played), judgement: t("analysis." + e.judgement) }),
+        " · ",
+        memberLink(s, e.seat, texts)
+      );
+      button.addEventListener("click", () => replay.jump(game + 1, e.ply));
+      item.append(button);
+      list.append(item);
+    });
+    list.hidden = !list.children.length;
+  }
+
+  function colourName(move) {
+    if (move === "swap") return t("analysis.swap");
+    return palette[move] ? palette[move].name : String(move);
+  }
+
+  /** At a move of the replay: what the computer says of it, and its best colour outlined. */
+  function renderMove(game) {
+    const note = $("analysis-move");
+    const e = spot && entry && entry.ply && !entry.event ? analysis.games[game][entry.ply - 1] : null;
+    if (!e) {
+      note.hidden = true;
+      board.mark("best", []);
+      return;
+    }
+    const parts = [t("analysis.chances", { before: percent(e.before), after: percent(e.after) })];
+    if (e.judgement) parts.unshift(t("analysis." + e.judgement));
+    if (e.best !== e.played) {
+      parts.push(t("analysis.best", { colour: colourName(e.best), chances: percent(e.before) }));
+    } else {
+      parts.push(t("analysis.was_best"));
+    }
+    if (e.exact) parts.push(t("analysis.exact"));
+    note.textContent = t("replay.at", { ply: e.ply, total: analysis.games[game].length }) + ": " + parts.join(" · ");
+    note.dataset.judgement = e.judgement || "";
+    note.hidden = false;
+    board.mark("best", e.judgement && e.best_cells ? e.best_cells : []);
+  }
+
+  /** The colours one may try where the replay stands: buttons, the answer below. */
+  function renderTry() {
+    const tryBox = $("analysis-try");
+    const canTry = analysable() && root.dataset.member === "1" && spot && entry && !entry.event;
+    tryBox.hidden = !canTry;
+    if (!canTry) return;
+    const buttons = $("analysis-try-colours");
+    const key = spot.game + ":" + entry.ply;
+    if (buttons.dataset.at === key) return;
+    buttons.dataset.at = key;
+    buttons.replaceChildren();
+    $("analysis-try-answer").hidden = true;
+    $("analysis-try-error").hidden = true;
+    const colours = Object.keys(palette).map(Number).sort((a, b) => a - b);
+    for (const colour of colours) {
+      const button = el("button", "try-colour");
+      button.type = "button";
+      button.dataset.colour = colour;
+      button.title = palette[colour].name;
+      button.setAttribute("aria-label", t("analysis.try_colour", { colour: palette[colour].name }));
+      const swatch = el("span", "swatch sw-" + colour);
+      swatch.append(el("span", "swatch-sym", palette[colour].symbol || ""));
+      button.append(swatch);
+      button.addEventListener("click", () => tryColour(String(colour)));
+      buttons.append(button);
+    }
+  }
+
+  function tryColour(colour) {
+    const at = { game: spot.game + 1, ply: entry.ply, colour: colour };
+    const mine = ++trying;
+    const answerBox = $("analysis-try-answer");
+    const errorBox = $("analysis-try-error");
+    errorBox.hidden = true;
+    answerBox.hidden = false;
+    answerBox.textContent = t("analysis.thinking");
+    delete answerBox.dataset.colour;
+    let polls = 0;
+    const once = () =>
+      post(root.dataset.analysisTryUrl, at).then((data) => {
+        if (mine !== trying) return;
+        if (data.error) {
+          answerBox.hidden = true;
+          showError(errorBox, data);
+        } else if (data.pending) {
+          if (++polls > TRY_POLLS) {
+            answerBox.textContent = t("analysis.no_answer");
+            return;
+          }
+          setTimeout(once, TRY_POLL_MS);
+        } else {
+          showAnswer(data);
+        }
+      });
+    once();
+  }
+
+  function showAnswer(data) {
+    const answerBox = $("analysis-try-answer");
+    const values = { colour: colourName(data.colour), chances: percent(data.chances) };
+    let text = data.answer === null ? t("analysis.try_end", values) : t("analysis.try_answer", { ...values, answer: colourName(data.answer) });
+    if (data.exact) text += " · " + t("analysis.exact");
+    answerBox.textContent = text;
+    answerBox.dataset.colour = data.colour;
+    answerBox.dataset.answer = data.answer === null ? "" : data.answer;
+  }
+
+  $("analysis-ask").addEventListener("click", ask);
+
+  return {
+    render() {
+      render();
+      renderTry();
+    },
+    spotted(shownSpot, shownEntry) {
+      spot = shownSpot;
+      entry = shownEntry;
+      if (analysis && analysis.status === "done" && analysable()) renderReview();
+      renderTry();
+    },
+    progress(message) {
+      if (message.status === "done") {
+        read();
+        return;
+      }
+      analysis = { status: message.status, done: message.done, total: message.total };
+      render();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+"""Asking for the computer's review and trying colours (SPEC §13), through the pages' URLs:
+who may ask, asking again, the hourly limit and the backlog, finished two-seat matches
+only, and a tried colour refused with the engine's reason, answered from what is kept,
+one in flight per member. Refusals are in the member's language and change nothing."""
+
+import random
+
+import pytest
+from django.core.cache import cache
+
+from games.models import Analysis
+from games.services.analysis import analysis_try_work
+from tests.games.conftest import T0
+from tests.moves import play_opening, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(new_table, alice, bob):
+    """An unrated Fast match between alice and bob, played to its end."""
+    match = new_table("fast", [alice, bob])
+    play_out(match, [alice, bob], rng=random.Random(1), now=T0)
+    return match
+
+
+def ask(client, member, match, path="analysis/", **data):
+    client.force_login(member)
+    return client.post(f"/match/{match.pk}/{path}", data)
+
+
+def analyses() -> int:
+    return Analysis.objects.count()
+
+
+def test_a_player_asks_and_asking_again_is_harmless(
+    client, finished, alice, bob, django_capture_on_commit_callbacks
+):
+    assert client.get(f"/match/{finished.pk}/analysis/").json() == {"analysis": None}
+    with django_capture_on_commit_callbacks() as sent:
+        first = ask(client, alice, finished)
+    assert first.status_code == 200
+    total = sum(len(g.moves.all()) for g in finished.games.all())
+    assert first.json()["analysis"] == {"status": "queued", "done": 0, "total": total}
+    assert len(sent) == 1  # the task for the analysis queue
+    with django_capture_on_commit_callbacks() as again:
+        assert ask(client, bob, finished).json() == first.json()
+    assert again == [] and analyses() == 1
+    api = client.get(f"/api/matches/{finished.pk}/").json()
+    assert api["analysis"] == {"status": "queued", "done": 0, "total": total}
+
+
+def test_a_stranger_may_ask_for_a_rated_match_only(client, finished, new_table, alice, bob, carol):
+    carol.language = "nl"
+    carol.save()
+    refused = ask(client, carol, finished)
+    assert refused.status_code == 403
+    assert refused.json()["message"] == (
+        "Alleen de spelers kunnen een analyse van een niet-beoordeelde partij aanvragen."
+    )
+    assert analyses() == 0
+    rated = new_table("fast", [alice, bob], clock="3+2", rated=True)
+    play_out(rated, [alice, bob], rng=random.Random(2), now=T0)
+    assert Analysis.objects.filter(match=rated).exists()  # queued by itself when it ended
+    assert ask(client, carol, rated).status_code == 200
+
+
+def test_a_visitor_and_an_unfinished_or_four_seat_match_are_refused(
+    client, new_table, alice, bob, carol, dave
+):
+    playing = new_table("fast", [alice, bob])
+    play_opening(playing, [alice, bob], now=T0)
+    assert client.post(f"/match/{playing.pk}/analysis/").status_code == 403
+    refused = ask(client, alice, playing)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid"
+    pairs = new_table("pairs", [alice, bob, carol, dave])
+    play_out(pairs, [alice, bob, carol, dave], rng=random.Random(3), now=T0)
+    assert ask(client, alice, pairs).json()["error"] == "invalid"
+    assert analyses() == 0
+
+
+def test_the_hourly_limit_and_the_backlog(client, settings, new_table, alice, bob):
+    settings.ANALYSIS_PER_HOUR = 2
+    matches = []
+    for seed in range(4):
+        match = new_table("fast", [alice, bob], seed=seed + 10)
+        play_out(match, [alice, bob], rng=random.Random(seed), now=T0)
+        matches.append(match)
+    cache.clear()
+    assert [ask(client, alice, m).status_code for m in matches[:3]] == [200, 200, 429]
+    assert ask(client, alice, matches[2]).json()["error"] == "rate_limited"
+    assert analyses() == 2
+    settings.ANALYSIS_PER_HOUR = 10
+    settings.ANALYSIS_BACKLOG = 2  # the two queued fill it
+    busy = ask(client, bob, matches[3])
+    assert busy.status_code == 429 and busy.json()["error"] == "busy"
+    assert analyses() == 2
+
+
+def test_a_failed_analysis_is_queued_again(client, finished, alice):
+    Analysis.objects.create(match=finished, status=Analysis.Status.FAILED, requested_at=T0)
+    assert ask(client, alice, finished).json()["analysis"]["status"] == "queued"
+
+
+def replayed_position(match, ply):
+    from games.engine.match import MatchState
+    from games.engine.replay import steps
+    from games.models import Match
+
+    timeline = steps(MatchState.from_dict(Match.objects.get(pk=match.pk).state))[0]
+    return next(s.position for s in timeline if s.ply == ply and (s.move or ply == 0))
+
+
+def test_a_tried_colour_is_refused_with_the_engines_reason(client, finished, alice, carol):
+    position = replayed_position(finished, 3)
+    own = position.seat_colors[position.to_move]
+    refused = ask(client, carol, finished, "analysis/try/", game=1, ply=3, colour=own)
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "error": "illegal_color",
+        "message": "That is your own colour: choose another.",
+    }
+    for nonsense in ({"game": 3, "ply": 1}, {"game": 1, "ply": 999}, {"game": "x", "ply": 1}):
+        answer = ask(client, carol, finished, "analysis/try/", colour=1, **nonsense)
+        assert answer.status_code == 400 and answer.json()["error"] == "invalid"
+    client.logout()
+    assert (
+        client.post(f"/match/{finished.pk}/analysis/try/", {"game": 1, "ply": 3}).status_code == 403
+    )
+
+
+def test_a_try_is_answered_from_what_is_kept_and_one_is_in_flight_per_member(
+    client, finished, alice, django_capture_on_commit_callbacks
+):
+    position = replayed_position(finished, 2)
+    first, second = [m for m in position.legal_moves() if m != "swap"][:2]
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        pending = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=first)
+    assert pending.json() == {"pending": True} and len(sent) == 1
+    busy = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=second)
+    assert busy.status_code == 429 and busy.json()["error"] == "busy"
+    # The worker of the analysis_try queue answers (here in this process).
+    answer = analysis_try_work(
+        member_id=alice.pk, variant="fast", fpn=position.to_text(), move=first
+    )
+    kept = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=first)
+    assert kept.json() == answer and answer["colour"] == first
+    assert position.play(first).play(answer["answer"])  # a legal answer
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        assert ask(
+            client, alice, finished, "analysis/try/", game=1, ply=2, colour=second
+        ).json() == {"pending": True}
+    assert len(sent) == 1  # the member's earlier try is answered: the next may go
+
+
+def test_nobody_tries_colours_in_a_match_still_played(client, new_table, alice, bob):
+    match = new_table("fast", [alice, bob])
+    play_opening(match, [alice, bob], now=T0)
+    refused = ask(client, bob, match, "analysis/try/", game=1, ply=2, colour=1)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid"
