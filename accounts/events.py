@@ -54,6 +54,14 @@ def member_standing_changed(member_id: int) -> None:
         async_to_sync(layer.group_send)(member_group(member_id), {"type": "socket.standing"})
 
 
+def member_blocks_changed(member_id: int) -> None:
+    """The member blocked or unblocked someone: each of their open tables reads again whose
+    chat it hides (SPEC §14)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(member_group(member_id), {"type": "member.blocks"})
+
+
 def member_chat_standing(member_id: int, muted: bool, until: datetime | None) -> None:
     """The moderators muted or unmuted the member's chat: their open tables disable or
     enable the chat box at once (a notice ``chat_standing``, docs/protocol.md)."""

@@ -100,3 +100,68 @@ class User(AbstractUser):
         if kwargs.get("update_fields") is not None and "username" in kwargs["update_fields"]:
             kwargs["update_fields"] = {*kwargs["update_fields"], "name_skeleton", "name_look"}
         super().save(*args, **kwargs)
+
+
+class Follow(models.Model):
+    """A member follows another (SPEC §14): the lobby shows whom they follow when online;
+    only the member sees their lists, others see counts."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("follower"),
+        on_delete=models.CASCADE,
+        related_name="following",
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("followed member"),
+        on_delete=models.CASCADE,
+        related_name="followers",
+    )
+    created_at = models.DateTimeField(_("since"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("follow")
+        verbose_name_plural = _("follows")
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} → {self.followed_id}"
+
+
+class Block(models.Model):
+    """A member blocks another (SPEC §14): the blocked member cannot challenge the blocker,
+    join their waiting tables, follow them or be seen in their chat, and the two are
+    never paired. Silent: nothing tells the blocked member."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("blocker"),
+        on_delete=models.CASCADE,
+        related_name="blocks",
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("blocked member"),
+        on_delete=models.CASCADE,
+        related_name="blocked_by",
+    )
+    created_at = models.DateTimeField(_("since"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~models.Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} ⊘ {self.blocked_id}"

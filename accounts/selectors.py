@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.db.models import Count, Q
 from django.http import HttpRequest
 
-from accounts.models import Theme, User
+from accounts.models import Block, Follow, Theme, User
 from accounts.moderation import MODERATORS_GROUP
 
 #: where a visitor's theme is kept (members keep theirs on their row)
@@ -59,3 +61,69 @@ def preferred_theme(request: HttpRequest) -> str:
     else:
         theme = request.COOKIES.get(THEME_COOKIE_NAME, "")
     return theme if theme in Theme.values else Theme.DEVICE
+
+
+# --- follows and blocks (SPEC §14) -------------------------------------------------------
+
+
+def blocks_between(member_ids: Iterable[int | None]) -> set[tuple[int, int]]:
+    """The blocks among these members, as (blocker, blocked) pairs. 1 query (none for
+    fewer than two members; computer seats, ``None``, are left out)."""
+    ids = {pk for pk in member_ids if pk is not None}
+    if len(ids) < 2:
+        return set()
+    return set(
+        Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list(
+            "blocker_id", "blocked_id"
+        )
+    )
+
+
+def block_sides(member_id: int, others: Iterable[int | None]) -> tuple[bool, bool]:
+    """Whether the member blocked one of ``others``, and whether one of them blocked the
+    member; "blocked either way" is ``any(block_sides(a, [b]))``. 1 query.
+
+    The blocked side must never show: callers refuse it as they refuse anyone else."""
+    blocks = blocks_between([member_id, *others])
+    return (
+        any(blocker == member_id for blocker, blocked in blocks),
+        any(blocked == member_id for blocker, blocked in blocks),
+    )
+
+
+def blocked_ids(member_id: int) -> set[int]:
+    """The members this member blocked: their chat is hidden from them. 1 query."""
+    return set(Block.objects.filter(blocker_id=member_id).values_list("blocked_id", flat=True))
+
+
+def follows(follower_id: int, followed_id: int) -> bool:
+    return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
+
+
+def follow_counts(member_id: int) -> tuple[int, int]:
+    """How many follow the member, and how many they follow. 1 query."""
+    counts = Follow.objects.filter(Q(follower_id=member_id) | Q(followed_id=member_id)).aggregate(
+        followers=Count("pk", filter=Q(followed_id=member_id)),
+        following=Count("pk", filter=Q(follower_id=member_id)),
+    )
+    return counts["followers"], counts["following"]
+
+
+def follower_names(member_id: int) -> list[str]:
+    """The names of the members who follow this one (for their eyes only). 1 query."""
+    return _names(following__followed_id=member_id)
+
+
+def followed_names(member_id: int) -> list[str]:
+    """The names of the members this one follows (for their eyes only). 1 query."""
+    return _names(followers__follower_id=member_id)
+
+
+def blocked_names(member_id: int) -> list[str]:
+    """The names of the members this one blocked (for their eyes only). 1 query."""
+    return _names(blocked_by__blocker_id=member_id)
+
+
+def _names(**relation: int) -> list[str]:
+    members = User.objects.filter(is_active=True, **relation).order_by("username")
+    return list(members.values_list("username", flat=True))

@@ -8,4 +8,9 @@ urlpatterns = [
     path("account/preference/", views.preference_set, name="preference_set"),
     path("account/theme/", views.theme_set, name="theme_set"),
     path("dev/mail/", views.local_mailbox, name="local_mailbox"),
+    # Beside the member's page (``lobby``'s ``/@/<username>/``).
+    path("@/<str:username>/follow/", views.follow, name="follow"),
+    path("@/<str:username>/unfollow/", views.unfollow, name="unfollow"),
+    path("@/<str:username>/block/", views.block, name="block"),
+    path("@/<str:username>/unblock/", views.unblock, name="unblock"),
 ]

@@ -13,12 +13,14 @@ from django.urls import reverse, translate_url
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import services
+from accounts.errors import Refusal
 from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm, ThemeForm
 from accounts.models import User
-from accounts.selectors import THEME_COOKIE_NAME
+from accounts.selectors import THEME_COOKIE_NAME, blocked_names
 
 
 def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
@@ -54,7 +56,38 @@ def preferences(request: HttpRequest) -> HttpResponse:
         target = reverse("account_preferences")
         language = form.cleaned_data["language"]
         return HttpResponseRedirect(translate_url(target, language) if language else target)
-    return render(request, "accounts/preferences.html", {"form": form})
+    return render(
+        request,
+        "accounts/preferences.html",
+        {"form": form, "blocked": blocked_names(request.user.pk)},
+    )
+
+
+def _people_action(service, done):
+    """A member's page's Follow, Unfollow, Block or Unblock button (SPEC §14): POST
+    ``/@/<username>/…/``, then back to that page (or to ``next``) with what happened."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, username: str) -> HttpResponse:
+        try:
+            other = service(member=request.user, username=username)
+        except Refusal as refusal:
+            if refusal.code == "not_found":
+                raise Http404(refusal.message) from None
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, done % {"name": other.username})
+        profile = reverse("profile", args=[username])
+        return HttpResponseRedirect(_back_to(request, request.POST.get("next", ""), profile))
+
+    return view
+
+
+follow = _people_action(services.follow, gettext_lazy("You follow %(name)s."))
+unfollow = _people_action(services.unfollow, gettext_lazy("You no longer follow %(name)s."))
+block = _people_action(services.block, gettext_lazy("You blocked %(name)s."))
+unblock = _people_action(services.unblock, gettext_lazy("You unblocked %(name)s."))
 
 
 @require_POST
@@ -127,13 +160,13 @@ def theme_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _back_to(request: HttpRequest, target: str) -> str:
-    """A page of this site to go back to after a switcher's POST, else the home page."""
+def _back_to(request: HttpRequest, target: str, default: str = "/") -> str:
+    """A page of this site to go back to after a POST, else ``default`` (the home page)."""
     if target and url_has_allowed_host_and_scheme(
         target, {request.get_host()}, request.is_secure()
     ):
         return target
-    return "/"
+    return default
 
 
 def _loopback(request: HttpRequest) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import blocked_ids
 from games import protocol, selectors, services, state, threads, timers
 from games.errors import TableError
 from games.events import table_group
@@ -56,6 +57,8 @@ visitors = Visitors()
 
 class TableConsumer(MemberSocket):
     seat: int | None = None
+    #: the members whose chat this socket's member does not see: those they blocked
+    hidden: frozenset[int] = frozenset()
     version: int = -1
     relaying = False  # a visitor's socket in the table's group for the others (Visitors)
 
@@ -81,7 +84,10 @@ class TableConsumer(MemberSocket):
             ),
             None,
         ) or selectors.table_event(self.table_id)
-        return event, selectors.chat_history(self.table_id, player=seat is not None)
+        if self.member is not None:
+            self.hidden = frozenset(blocked_ids(self.member.pk))
+        chat = selectors.chat_history(self.table_id, player=seat is not None, hidden=self.hidden)
+        return event, chat
 
     async def opened(self, opening: Opening) -> None:
         self.seat = opening.seat
@@ -217,4 +223,12 @@ class TableConsumer(MemberSocket):
         await self._relay("send_json", event["message"])  # visitors have no seat
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play
+        if event["author"] in self.hidden:
+            return  # a member this one blocked (SPEC §14)
         await self.send_json(event["message"])
+
+    async def member_blocks(self, event: dict[str, Any]) -> None:
+        """The member blocked or unblocked someone: whose chat is hidden, read again."""
+        if self.member is not None:
+            member_id = self.member.pk
+            self.hidden = frozenset(await threads.run_unbounded(blocked_ids, member_id))

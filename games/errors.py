@@ -7,18 +7,14 @@ from typing import Any
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.errors import Refusal
 from games.engine.errors import IllegalMove
 from games.engine.match import MatchError
 
 
-class TableError(ValueError):
+class TableError(Refusal):
     """A request the table refuses. ``code`` is the protocol's error code (SPEC §7);
     ``message`` is for the person (translated when shown)."""
-
-    def __init__(self, code: str, message) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def interpolated(message: Promise, values: dict[str, Any]) -> Promise:

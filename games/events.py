@@ -68,8 +68,13 @@ def table_waiting_changed(match_id: int, *, cancelled: bool = False) -> None:
     send(table_group(match_id), {"type": "table.waiting", "cancelled": cancelled})
 
 
-def chat_posted(match_id: int, audience: str, payload: dict[str, Any]) -> None:
-    send(table_group(match_id), {"type": "table.chat", "audience": audience, "message": payload})
+def chat_posted(match_id: int, audience: str, author_id: int, payload: dict[str, Any]) -> None:
+    """A chat line for the table's sockets; ``author`` lets a socket hide the lines of a
+    member its own member blocked (SPEC §14) without a read."""
+    send(
+        table_group(match_id),
+        {"type": "table.chat", "audience": audience, "author": author_id, "message": payload},
+    )
 
 
 def lobby_changed() -> None:

@@ -202,6 +202,10 @@ class MemberSocket(AsyncWebsocketConsumer):
         """A notice for the member on whatever page this socket serves (events.member_notify)."""
         await self.send_json({"type": "notify", **event["payload"]})
 
+    async def member_blocks(self, event: dict[str, Any]) -> None:
+        """The member blocked or unblocked someone (``accounts.events``): only a table's
+        socket cares (``TableConsumer``)."""
+
     async def socket_standing(self, event: dict[str, Any]) -> None:
         """The member's password or active flag changed (``accounts.events``): this
         socket's session still authenticates the member (the one that changed the

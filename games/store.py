@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -449,17 +449,27 @@ def presence_open(
         return cursor.rowcount == 1
 
 
-def chat_rows(match_id: int, *, player: bool, limit: int) -> list[tuple]:
+def chat_rows(
+    match_id: int, *, player: bool, limit: int, hidden: Collection[int] = ()
+) -> list[tuple]:
     """The latest ``limit`` chat messages of a table, newest first: (id, author's name,
-    text, time, audience); a player's socket never gets spectators-only messages."""
+    text, time, audience); a player's socket never gets spectators-only messages, nor
+    anyone the messages of the authors ``hidden`` from them (members they blocked)."""
     chat, user = _table(ChatMessage), _table(User)
-    hidden = "AND c.audience <> %s " if player else ""
+    spectators = "AND c.audience <> %s " if player else ""
+    authors = ", ".join(["%s"] * len(hidden))
+    blocked = f"AND (c.author_id IS NULL OR c.author_id NOT IN ({authors})) " if hidden else ""
     sql = (
         f"SELECT c.id, u.username, c.text, c.created_at, c.audience FROM {chat} c "
-        f"LEFT JOIN {user} u ON u.id = c.author_id WHERE c.match_id = %s {hidden}"
-        f"ORDER BY c.created_at DESC, c.id DESC LIMIT %s"
+        f"LEFT JOIN {user} u ON u.id = c.author_id WHERE c.match_id = %s {spectators}"
+        f"{blocked}ORDER BY c.created_at DESC, c.id DESC LIMIT %s"
     )
-    params = [match_id, *([ChatMessage.Audience.SPECTATORS] if player else []), limit]
+    params = [
+        match_id,
+        *([ChatMessage.Audience.SPECTATORS] if player else []),
+        *hidden,
+        limit,
+    ]
     with _db().cursor() as cursor:
         cursor.execute(sql, params)
         return [(pk, name, text, _moment(at), audience) for pk, name, text, at, audience in cursor]

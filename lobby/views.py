@@ -15,7 +15,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.selectors import member_by_username
+from accounts.selectors import (
+    block_sides,
+    follow_counts,
+    followed_names,
+    follower_names,
+    follows,
+    member_by_username,
+)
 from games import services as table_services
 from games import timing
 from games.access import rated_pairs_full
@@ -237,13 +244,21 @@ challenge_cancel = _challenge_action(services.challenge_cancel, goes_to_match=Fa
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A member's page: their ratings, their matches (newest first, a page at a time) and a
-    Challenge button."""
+    """A member's page: their ratings, their matches (newest first, a page at a time), how
+    many follow them and whom they follow (the lists for themselves only), and a Challenge,
+    a Follow and a Block button."""
     member = member_by_username(username)
     if member is None:
         raise Http404(_("No member has that name."))
     page, rows = selectors.member_matches(member, request.GET.get("page"), viewer=request.user)
     now = timing.now()
+    viewer = request.user
+    own = viewer.pk == member.pk
+    other = viewer.is_authenticated and not own
+    # Whether the member blocked the viewer never shows: it only hides the challenge,
+    # as turning challenges off does (SPEC §14).
+    blocking, blocked = block_sides(viewer.pk, [member.pk]) if other else (False, False)
+    followers, following = follow_counts(member.pk)
     return render(
         request,
         "lobby/profile.html",
@@ -257,9 +272,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "member_ratings": member_rating_panel(member.pk),
             "arenas": member_arenas(member),
             "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),
-            "can_challenge": request.user.is_authenticated
-            and request.user.pk != member.pk
-            and member.accepts_challenges,
+            "can_challenge": other and member.accepts_challenges and not blocking and not blocked,
+            "followers_count": followers,
+            "following_count": following,
+            "follower_names": follower_names(member.pk) if own else None,
+            "followed_names": followed_names(member.pk) if own else None,
+            "follows": other and follows(viewer.pk, member.pk),
+            "blocking": blocking,
             # Rated matches between the two are used up for the day: a challenge is unrated.
             "rated_pair_full": request.user.is_authenticated
             and rated_pairs_full([request.user.pk, member.pk], now=now),

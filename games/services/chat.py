@@ -78,5 +78,5 @@ def chat_post(
             now,
             audience == ChatMessage.Audience.SPECTATORS,
         )
-        transaction.on_commit(partial(events.chat_posted, match_id, audience, payload))
+        transaction.on_commit(partial(events.chat_posted, match_id, audience, member.pk, payload))
     return message

@@ -2,11 +2,12 @@
 scoring each of its matches as it ends.
 
 Pairing takes the active entrants with a present socket on some page of the site who
-are not seated at a match in play, and pairs them with ``lobby.pairing.pair``; each
-pair starts a rated match of two games with the arena's clock (``match_create`` sends
-both members to the table, and its ``match_started`` withdraws their waiting tables and
-challenges). Scoring stores both members' ``ArenaResult`` in the transaction that ends
-the match (``games.signals.arena_match_ended``), from ``lobby.scoring``."""
+are not seated at a match in play, and pairs them with ``lobby.pairing.pair``, never two
+of whom one blocked the other (SPEC §14); each pair starts a rated match of two games
+with the arena's clock (``match_create`` sends both members to the table, and its
+``match_started`` withdraws their waiting tables and challenges). Scoring stores both
+members' ``ArenaResult`` in the transaction that ends the match
+(``games.signals.arena_match_ended``), from ``lobby.scoring``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from accounts.models import User
+from accounts.selectors import blocks_between
 from games.engine import VARIANTS
 from games.engine.clock import Clock
 from games.engine.match import ABORTED, MatchState
@@ -56,7 +58,8 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
     arena.paired_at = now
     arena.save(update_fields=["paired_at"])
     members, waiting = arena_waiting(arena, now)
-    pairs = pair(waiting)
+    blocks = blocks_between(w.member for w in waiting)
+    pairs = pair(waiting, apart={frozenset(block) for block in blocks})
     for a, b in pairs:
         seated = [members[a], members[b]]
         if secrets.randbelow(2):  # who moves first is drawn

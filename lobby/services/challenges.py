@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.selectors import block_sides
 from games import events
 from games.engine import VARIANTS
 from games.errors import TableError
@@ -42,7 +43,11 @@ def challenge_send(
     )
     if not challenged.is_active or challenged.is_banned(now):
         raise TableError("not_allowed", _("This member cannot play now."))
-    if not challenged.accepts_challenges:
+    blocking, blocked = block_sides(challenger.pk, [challenged.pk])
+    if blocking:
+        raise TableError("not_allowed", _("You have blocked this member."))
+    # A block is silent (SPEC §14): the blocked member is refused as if challenges were off.
+    if not challenged.accepts_challenges or blocked:
         raise TableError("not_allowed", _("This member does not accept challenges."))
     with transaction.atomic():
         lobby_rate_check(challenger, now)

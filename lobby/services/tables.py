@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.selectors import block_sides
 from games import events
 from games.engine import VARIANTS
 from games.engine.bots import LEVELS
@@ -82,8 +83,12 @@ def table_join(
         seats = list(match.seats.order_by("joined_at", "pk"))
         if any(seat.member_id == member.pk for seat in seats):
             raise TableError("not_allowed", _("You already sit at this table."))
+        blocking, blocked = block_sides(member.pk, [seat.member_id for seat in seats])
+        if blocking:
+            raise TableError("not_allowed", _("You have blocked a member at this table."))
         needed = VARIANTS[match.variant].seats
-        if len(seats) >= needed:
+        # A block is silent (SPEC §14): a member blocked by someone seated finds it full.
+        if len(seats) >= needed or blocked:
             raise TableError("not_allowed", _("This table is full."))
         waiting_limit_check(member)
         try:
@@ -177,7 +182,9 @@ def table_remove(match: Match, *, reason: str | None = None) -> None:
 
 def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
     """Join the oldest waiting public rated table of this variant and clock whose host is
-    within 300 points (provisional ratings match anyone), else open one (SPEC §10)."""
+    within 300 points (provisional ratings match anyone), else open one (SPEC §10). A host
+    who blocked the member, or whom the member blocked, is passed over: ``table_join``
+    refuses the two either way (SPEC §14)."""
     member_check(member, now)
     definition = VARIANTS.get(variant)
     if definition is None or definition.rated_scale is None:
@@ -205,7 +212,7 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
             except TableError as failure:
                 if failure.code == "limit":
                     raise
-                continue  # filled or cancelled a moment ago: try the next
+                continue  # filled or cancelled a moment ago, or a block between: the next
     return table_open(
         host=member,
         variant=variant,

@@ -1,5 +1,6 @@
 """An arena's pairing (SPEC §12) as a pure function: neighbours by score then rating, no
-immediate rematch unless nobody else waits, pairs kept apart never made."""
+immediate rematch unless nobody else waits, pairs kept apart never made, and two left over
+by those rules paired with the members of a pair made before."""
 
 import doctest
 
@@ -37,6 +38,16 @@ def test_pairs_kept_apart_are_never_made_even_alone():
     waiting = [Waiting(1, 4, 1600), Waiting(2, 4, 1590), Waiting(3, 0, 1500)]
     assert pair(waiting, apart={frozenset((1, 2))}) == [(1, 3)]
     assert pair(waiting[:2], apart={frozenset((1, 2))}) == []
+
+
+def test_two_left_over_take_one_each_of_a_pair_made_before():
+    waiting = [Waiting(1, 6, 1500), Waiting(2, 4, 1500), Waiting(3, 2, 1500), Waiting(4, 0, 1500)]
+    assert pair(waiting, apart={frozenset((3, 4))}) == [(1, 3), (2, 4)]
+    rematch = [*waiting[:2], Waiting(3, 2, 1500, last_opponent=4), Waiting(4, 0, 1500)]
+    assert pair(rematch) == [(1, 3), (2, 4)]
+    # No new pairs allowed either: the two wait.
+    apart = {frozenset((3, 4)), frozenset((1, 3)), frozenset((1, 4))}
+    assert pair(waiting, apart=apart) == [(1, 2)]
 
 
 def test_nobody_is_paired_twice_and_one_or_none_waiting_gives_nothing():

@@ -1,6 +1,7 @@
 """Every refusal a person can meet is in their language (issue 13.2): each ``TableError``
-raised anywhere in the code carries a message marked for translation, translated in all
-five languages; so are the engine's messages as the site shows them."""
+(or ``accounts.errors.Refusal``) raised anywhere in the code carries a message marked for
+translation, translated in all five languages; so are the engine's messages as the site
+shows them."""
 
 import ast
 from pathlib import Path
@@ -52,8 +53,9 @@ def _enclosing_functions(tree: ast.AST) -> dict[ast.AST, str]:
 
 def raised_messages() -> list[tuple[str, str]]:
     """(where, msgid or the offending source) of every message a person can meet as a
-    ``TableError``: its ``TableError(code, message)`` calls, the messages handed to the
-    forwarding functions, and the messages those functions choose themselves."""
+    ``TableError`` or a ``Refusal``: their ``TableError(code, message)`` calls, the
+    messages handed to the forwarding functions, and the messages those functions choose
+    themselves."""
     found = []
     for folder in ("games", "lobby", "accounts", "ratings"):
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -67,7 +69,7 @@ def raised_messages() -> list[tuple[str, str]]:
                 if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                     continue
                 where = f"{relative}:{node.lineno}"
-                if node.func.id == "TableError" and len(node.args) == 2:
+                if node.func.id in ("TableError", "Refusal") and len(node.args) == 2:
                     message = node.args[1]
                     if isinstance(message, ast.Name) and owner.get(node) in forwarders:
                         continue  # checked at its callers, or below
