@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
 from accounts.models import User
 from games.engine import VARIANTS
@@ -90,6 +90,44 @@ def online_members(now: datetime) -> tuple[int, list[str]]:
     return count, names
 
 
+@dataclass
+class Followed:
+    """A member the viewer follows, online now, and the match they play (None if none):
+    ``watch`` is its table for a public match, None for a private table or practice."""
+
+    username: str
+    match: Match | None
+    watch: Match | None
+
+
+def followed_online(viewer, now: datetime) -> list[Followed]:
+    """The members the viewer follows who are online now (SPEC §14), each with the match
+    they are playing. 2 queries."""
+    if not viewer.is_authenticated:
+        return []
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    fresh = Presence.objects.filter(closed=False, last_seen__gt=horizon).values("member_id")
+    members = list(
+        User.objects.filter(followers__follower=viewer, is_active=True)
+        .filter(Q(pk__in=fresh) | Q(last_seen__gt=horizon))
+        .order_by("username")
+        .only("pk", "username")
+    )
+    playing = {
+        seat.member_id: seat.match
+        for seat in Seat.objects.filter(
+            member__in=members,
+            match__status__in=(Match.Status.PLAYING, Match.Status.BETWEEN_GAMES),
+        ).select_related("match")
+    }
+    rows = []
+    for member in members:
+        match = playing.get(member.pk)
+        public = match is not None and not match.private and not match.practice
+        rows.append(Followed(member.username, match, match if public else None))
+    return rows
+
+
 def member_online(member: User, now: datetime) -> bool:
     """Whether a member is on the site now: a socket of theirs open and heard within the
     presence window, or their last socket closed within it (a member going from page to
@@ -124,6 +162,7 @@ def lobby(viewer, now: datetime) -> dict:
         "top_has_players": any(top.values()),
         "received": received,
         "sent": sent,
+        "followed": followed_online(viewer, now),
     }
 
 

@@ -97,8 +97,10 @@ def state_commit(
             analysis_queue(match, now=now, state=new)  # rated matches are analysed by themselves
         if match.arena_id is not None:
             arena_match_ended.send(sender=Match, match=match, state=new, seats=seats, now=now)
-        if old is not None and not match.private and not match.practice:
-            transaction.on_commit(events.lobby_changed)  # it leaves "being played now"
+        if old is not None:
+            # It leaves "being played now" (a public one) and its players are free again
+            # in their followers' lobbies (any match, SPEC §14).
+            transaction.on_commit(events.lobby_changed)
     if clocks.turn_of(old) != clocks.turn_of(new):
         match.turn_started_at = now if new.status == PLAYING else None
         changed.add("turn_started_at")

@@ -238,6 +238,7 @@ export function setupAnalysis(table, board, replay) {
     if (e.judgement) parts.unshift(t("analysis." + e.judgement));
     if (e.best !== e.played) {
       parts.push(t("analysis.best", { colour: colourName(e.best), chances: percent(e.before) }));
+      if (e.best_cells) parts.push(t("analysis.best_cells", { cells: texts.counted("cells", e.best_cells.length) }));
     } else {
       parts.push(t("analysis.was_best"));
     }
