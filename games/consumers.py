@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from accounts.selectors import blocked_ids
+from accounts.selectors import blocked_ids, blocked_members
 from games import protocol, selectors, services, state, threads, timers
 from games.errors import TableError
 from games.events import table_group
@@ -228,7 +228,9 @@ class TableConsumer(MemberSocket):
         await self.send_json(event["message"])
 
     async def member_blocks(self, event: dict[str, Any]) -> None:
-        """The member blocked or unblocked someone: whose chat is hidden, read again."""
+        """The member blocked or unblocked someone: whose chat is hidden, read again, and
+        the page hides the lines already shown of whom it names (``chat_hide``)."""
         if self.member is not None:
-            member_id = self.member.pk
-            self.hidden = frozenset(await threads.run_unbounded(blocked_ids, member_id))
+            blocked = await threads.run_unbounded(blocked_members, self.member.pk)
+            self.hidden = frozenset(blocked)
+            await self.send_json({"type": "chat_hide", "usernames": sorted(blocked.values())})

@@ -1,9 +1,11 @@
 /* What a member is told on whatever page they are: a challenge (with Accept and Decline
    that work as plain forms), a table that started (the page goes there), an answer to a
    challenge, a challenge or a rematch offer that expired, waiting tables withdrawn. A
-   toast, the tab title, and a short sound when the member turned sound on.
+   toast, the tab title, and a short sound when the member turned sound on; a challenge
+   and an arena pairing also as a notification of the browser (desktop.js).
    Every text comes from the page (<template id="site-texts">). */
 
+import { desktopNotify } from "./desktop.js";
 import { byId, el, pageLanguage } from "./dom.js";
 import { createSound } from "./sound.js";
 import { readTexts } from "./texts.js";
@@ -87,10 +89,12 @@ export function show(notice) {
     );
     const left = Math.max(0, notice.expires_at - Date.now());
     toast("challenge-" + notice.id, [text, detail, buttons], left || 120000);
+    desktopNotify("notification.challenge", { name: notice.from }, "challenge-" + notice.id);
     mark();
     sound.beep();
     document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
   } else if (notice.kind === "started") {
+    if (notice.arena) desktopNotify("notification.arena", {}, "arena-" + notice.arena);
     const target = localPath(notice.url);
     if (location.pathname !== target) location.assign(target);
     else location.reload();

@@ -31,6 +31,8 @@ async def test_the_blocked_members_chat_is_hidden_from_the_blocker_only(
 async def test_a_block_at_the_table_hides_from_then_on(connect, fast_table, alice, bob):
     blocker = await connect(fast_table, bob)
     await sync_to_async(people.block)(member=bob, username="alice")
+    # The page hides the lines of alice it already shows.
+    assert (await blocker.receive_type("chat_hide"))["usernames"] == ["alice"]
     post = sync_to_async(services.chat_post)
     await post(match_id=fast_table.pk, user=alice, text="hidden", now=timing.now())
     await post(match_id=fast_table.pk, user=bob, text="mine", now=timing.now())

@@ -7,8 +7,9 @@ import { userLink } from "./seats.js";
 
 const LONGEST = 500;
 
-/** Wire the chat form (members only) and return add(message) for a "chat" message and
-    setMuted(muted, until) for the moderators' word on this member's chat. */
+/** Wire the chat form (members only) and return add(message) for a "chat" message,
+    setMuted(muted, until) for the moderators' word on this member's chat and
+    hide(usernames) for the members this one blocked. */
 export function setupChat(table) {
   const { t } = table.texts;
   const seen = new Set();
@@ -49,6 +50,8 @@ export function setupChat(table) {
       item.classList.add("spectators-only");
       item.append(el("span", "badge", t("spectators_only")));
     }
+    if (message.username) item.dataset.author = message.username;
+    if (message.id !== undefined) item.dataset.id = message.id;
     const author = el("strong", "chat-author");
     author.append(message.username ? userLink(message.username) : t("deleted"));
     item.append(author);
@@ -73,5 +76,14 @@ export function setupChat(table) {
     if (form.dataset.muted) setMuted(true, form.dataset.mutedUntil || null);
   }
 
-  return { add, setMuted };
+  /** The member blocked or unblocked someone: the lines of the members blocked now are
+      hidden, the others shown (the server sends no new line of theirs meanwhile). */
+  function hide(usernames) {
+    const blocked = new Set(usernames);
+    for (const item of $("chat-list").querySelectorAll(".chat-message[data-author]")) {
+      item.hidden = blocked.has(item.dataset.author);
+    }
+  }
+
+  return { add, setMuted, hide };
 }

@@ -16,6 +16,7 @@ import { setupMoves } from "./moves.js";
 import { setupKeys } from "./keys.js";
 import { setupOptions } from "./options.js";
 import { localPath, show as notify } from "../notify.js";
+import { desktopNotify } from "../desktop.js";
 import { setupPanel } from "./panel.js";
 import { setupPractice } from "./practice.js";
 import { setupReplay } from "./replay.js";
@@ -162,7 +163,10 @@ function start(root) {
     document.title = mine ? "▶ " + t("your_turn") + " · " + baseTitle : baseTitle;
     const wasMine =
       previous && yourTurn(previous) && previous.game.number === s.game.number && previous.game.ply === s.game.ply;
-    if (mine && previous && !wasMine) sound.beep();
+    if (mine && previous && !wasMine) {
+      sound.beep();
+      if (document.hidden) desktopNotify("notification.turn", {}, "turn-" + s.match.id);
+    }
   }
 
   /** A text in a notice element for a few seconds. */
@@ -204,6 +208,8 @@ function start(root) {
       practice.show(message); // for this socket only, at practice tables
     } else if (message.type === "chat") {
       chat.add(message);
+    } else if (message.type === "chat_hide") {
+      chat.hide(message.usernames); // this member blocked someone (SPEC §14)
     } else if (message.type === "analysis") {
       analysis.progress(message); // the computer's review, as it goes (SPEC §13)
     } else if (message.type === "error") {
