@@ -236,7 +236,7 @@ export function setupAnalysis(table, board, replay) {
     }
     const parts = [t("analysis.chances", { before: percent(e.before), after: percent(e.after) })];
     if (e.judgement) parts.unshift(t("analysis." + e.judgement));
-    if (e.best !== e.played) {
+    if (e.best !== e.played && e.before - e.after >= 0.05) {
       parts.push(t("analysis.best", { colour: colourName(e.best), chances: percent(e.before) }));
       if (e.best_cells) parts.push(t("analysis.best_cells", { cells: texts.counted("cells", e.best_cells.length) }));
     } else {
