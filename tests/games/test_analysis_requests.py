@@ -24,9 +24,9 @@ def finished(new_table, alice, bob):
     return match
 
 
-def ask(client, member, match, path="analysis/", **data):
+def ask(client, member, match, path="analysis/", prefix="", **data):
     client.force_login(member)
-    return client.post(f"/match/{match.pk}/{path}", data)
+    return client.post(f"{prefix}/match/{match.pk}/{path}", data)
 
 
 def analyses() -> int:
@@ -51,12 +51,10 @@ def test_a_player_asks_and_asking_again_is_harmless(
 
 
 def test_a_stranger_may_ask_for_a_rated_match_only(client, finished, new_table, alice, bob, carol):
-    carol.language = "nl"
-    carol.save()
-    refused = ask(client, carol, finished)
+    refused = ask(client, carol, finished, prefix="/nl")  # the Dutch page's URL
     assert refused.status_code == 403
     assert refused.json()["message"] == (
-        "Alleen de spelers kunnen een analyse van een niet-beoordeelde partij aanvragen."
+        "Alleen de spelers kunnen een analyse van een match zonder rating aanvragen."
     )
     assert analyses() == 0
     rated = new_table("fast", [alice, bob], clock="3+2", rated=True)

@@ -24,6 +24,9 @@ def _msgid(node: ast.expr) -> str | None:
         node = node.left
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "interpolated":
         node = node.args[0]
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "illegal_message":
+        # The engine's reasons as shown (_ILLEGAL_MESSAGES, checked below) or its fallback.
+        return "You cannot choose that colour now."
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -38,7 +41,11 @@ def _msgid(node: ast.expr) -> str | None:
 # Functions that hand a message made elsewhere to ``TableError``: the messages their
 # callers give them (``_bad(…)``) or that they pick themselves (``from_engine``'s tables
 # and fallbacks) are what is checked.
-FORWARDERS = {("games/protocol.py", "_bad"), ("games/errors.py", "from_engine")}
+FORWARDERS = {
+    ("games/protocol.py", "_bad"),
+    ("games/errors.py", "from_engine"),
+    ("games/errors.py", "illegal_message"),
+}
 
 
 def _enclosing_functions(tree: ast.AST) -> dict[ast.AST, str]:
