@@ -11,14 +11,19 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts import services
-from accounts.models import User
+from accounts.models import AuditEntry, User
 from accounts.selectors import may_sanction
 
 
-class BanForm(forms.Form):
+class ReasonForm(forms.Form):
+    """Why a moderator acts: every sanction keeps its reason in the audit log."""
+
     reason = forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=1000
     )
+
+
+class BanForm(ReasonForm):
     until = forms.DateTimeField(
         label=_("Until"),
         required=False,
@@ -32,7 +37,7 @@ class BanForm(forms.Form):
         return until
 
 
-class MuteForm(forms.Form):
+class MuteForm(ReasonForm):
     until = forms.DateTimeField(
         label=_("Until"),
         required=False,
@@ -110,17 +115,28 @@ class UserAdmin(DjangoUserAdmin):
             },
         ),
     )
-    readonly_fields = ("banned_at", "banned_by", "chat_muted_at", "last_login", "date_joined")
+    # Sanctions change through the actions only, so each one is in the audit log.
+    readonly_fields = (
+        "banned_at",
+        "banned_until",
+        "ban_reason",
+        "banned_by",
+        "chat_muted_at",
+        "chat_muted_until",
+        "last_login",
+        "date_joined",
+    )
 
     def delete_model(self, request: HttpRequest, obj: User) -> None:
         """Deleting a member in admin is the member's own deletion (``member_delete``):
-        their matches in play end, their tables and challenges go, their sockets close."""
-        services.member_delete(member=obj)
+        their matches in play end, their tables and challenges go, their sockets close;
+        the audit log keeps who deleted whom."""
+        services.member_delete(member=obj, by=request.user)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         """The bulk "delete selected" action: each member through ``member_delete``."""
         for member in queryset:
-            services.member_delete(member=member)
+            services.member_delete(member=member, by=request.user)
 
     @admin.display(boolean=True, description=_("banned"))
     def banned(self, obj: User) -> bool:
@@ -174,65 +190,95 @@ class UserAdmin(DjangoUserAdmin):
             },
         )
 
+    def _sanction_action(self, request, queryset, form_class, title, apply, done):
+        """Ask for the form (a reason, maybe an end), then ``apply(member, data)`` to each
+        member this moderator may sanction and say how many with ``done`` (ngettext)."""
+        queryset = self._sanctionable(request, queryset)
+        response = self._form_action(request, queryset, form_class, title, apply)
+        if response is None:
+            count = queryset.count()
+            self.message_user(request, done(count) % {"count": count}, messages.SUCCESS)
+        return response
+
     @admin.action(description=_("Ban selected members"), permissions=["ban"])
     def ban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        queryset = self._sanctionable(request, queryset)
-
         def apply(member, data):
             services.member_ban(
                 member=member, by=request.user, reason=data["reason"], until=data["until"]
             )
 
-        response = self._form_action(request, queryset, BanForm, _("Ban members"), apply)
-        if response is None:
-            count = queryset.count()
-            self.message_user(
-                request,
-                ngettext("%(count)d member banned.", "%(count)d members banned.", count)
-                % {"count": count},
-                messages.SUCCESS,
-            )
-        return response
+        return self._sanction_action(
+            request,
+            queryset,
+            BanForm,
+            _("Ban members"),
+            apply,
+            lambda n: ngettext("%(count)d member banned.", "%(count)d members banned.", n),
+        )
 
     @admin.action(description=_("Lift the ban of selected members"), permissions=["ban"])
-    def unban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        queryset = self._sanctionable(request, queryset)
-        for member in queryset:
-            services.member_unban(member=member)
-        count = queryset.count()
-        self.message_user(
+    def unban_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(member, data):
+            services.member_unban(member=member, by=request.user, reason=data["reason"])
+
+        return self._sanction_action(
             request,
-            ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", count) % {"count": count},
-            messages.SUCCESS,
+            queryset,
+            ReasonForm,
+            _("Lift bans"),
+            apply,
+            lambda n: ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", n),
         )
 
     @admin.action(description=_("Mute selected members in chat"), permissions=["mute"])
     def mute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        queryset = self._sanctionable(request, queryset)
-
         def apply(member, data):
-            services.member_mute(member=member, until=data["until"], by=request.user)
-
-        response = self._form_action(request, queryset, MuteForm, _("Mute members"), apply)
-        if response is None:
-            count = queryset.count()
-            self.message_user(
-                request,
-                ngettext("%(count)d member muted.", "%(count)d members muted.", count)
-                % {"count": count},
-                messages.SUCCESS,
+            services.member_mute(
+                member=member, until=data["until"], by=request.user, reason=data["reason"]
             )
-        return response
+
+        return self._sanction_action(
+            request,
+            queryset,
+            MuteForm,
+            _("Mute members"),
+            apply,
+            lambda n: ngettext("%(count)d member muted.", "%(count)d members muted.", n),
+        )
 
     @admin.action(description=_("Unmute selected members"), permissions=["mute"])
-    def unmute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        queryset = self._sanctionable(request, queryset)
-        for member in queryset:
-            services.member_unmute(member=member)
-        count = queryset.count()
-        self.message_user(
+    def unmute_members(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        def apply(member, data):
+            services.member_unmute(member=member, by=request.user, reason=data["reason"])
+
+        return self._sanction_action(
             request,
-            ngettext("%(count)d member unmuted.", "%(count)d members unmuted.", count)
-            % {"count": count},
-            messages.SUCCESS,
+            queryset,
+            ReasonForm,
+            _("Unmute members"),
+            apply,
+            lambda n: ngettext("%(count)d member unmuted.", "%(count)d members unmuted.", n),
         )
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log (SPEC §14): superusers read it; nobody adds, changes or deletes a row
+    here, and moderators do not see it."""
+
+    list_display = ("at", "by_name", "action", "member_name", "reference", "reason")
+    list_filter = ("action",)
+    search_fields = ("by_name", "member_name", "reference", "reason")
+    date_hierarchy = "at"
+
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
+        return request.user.is_active and request.user.is_superuser
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

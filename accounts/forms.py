@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Theme, User
+from accounts.models import REPORT_TEXT_LIMIT, Report, Theme, User
 
 
 class PreferencesForm(forms.ModelForm):
@@ -47,3 +47,51 @@ class ThemeForm(forms.Form):
 
     theme = forms.ChoiceField(choices=Theme.choices)
     next = forms.CharField(required=False, max_length=2000)
+
+
+ID_LIMIT = 2**63 - 1  # the largest id the database holds
+#: what a report hears when its chat line or table is no id at all
+NO_SUCH_LINE = dict.fromkeys(
+    ("invalid", "min_value", "max_value"), _("There is no such chat line.")
+)
+
+
+class ReportForm(forms.Form):
+    """A report of a member (SPEC §14), from their page or from one of their chat lines at
+    a table (``match`` and ``message``: the table's id and the line's, docs/protocol.md)."""
+
+    reason = forms.ChoiceField(
+        label=_("Reason"),
+        choices=Report.Reason.choices,
+        error_messages={
+            "required": _("Choose one of the reasons."),
+            "invalid_choice": _("Choose one of the reasons."),
+        },
+    )
+    text = forms.CharField(
+        label=_("What happened"),
+        required=False,
+        max_length=REPORT_TEXT_LIMIT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    match = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ID_LIMIT,
+        widget=forms.HiddenInput,
+        error_messages=NO_SUCH_LINE,
+    )
+    message = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ID_LIMIT,
+        widget=forms.HiddenInput,
+        error_messages=NO_SUCH_LINE,
+    )
+    next = forms.CharField(required=False, max_length=2000, widget=forms.HiddenInput)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("message") is not None and data.get("match") is None:
+            raise forms.ValidationError(NO_SUCH_LINE["invalid"])
+        return data

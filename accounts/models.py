@@ -165,3 +165,161 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} ⊘ {self.blocked_id}"
+
+
+class MemberWarning(models.Model):
+    """A moderator's warning (SPEC §14): the member reads it once, at the top of their next
+    page (``seen_at`` is set then); moderators read the earlier ones beside a report."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        on_delete=models.CASCADE,
+        related_name="warnings",
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(_("time"))
+    seen_at = models.DateTimeField(_("seen"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("warning")
+        verbose_name_plural = _("warnings")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["member", "seen_at"], name="warning_unseen")]
+
+    def __str__(self) -> str:
+        return self.reason[:60]
+
+
+class AuditEntry(models.Model):
+    """One sanction by a moderator (SPEC §14), written in the sanction's own transaction.
+    Names are kept beside the links, so a row still says who and whom after either
+    account is deleted. Nobody changes a row; superusers read them in admin."""
+
+    class Action(models.TextChoices):
+        BAN = "ban", _("ban")
+        UNBAN = "unban", _("unban")
+        MUTE = "mute", _("mute")
+        UNMUTE = "unmute", _("unmute")
+        WARN = "warn", _("warn")
+        ABORT = "abort", _("abort a match")
+        ANNUL = "annul", _("annul a rated match")
+        ARENA_CANCEL = "arena_cancel", _("cancel an arena")
+        MEMBER_DELETE = "member_delete", _("delete a member")
+        REPORT_CLOSE = "report_close", _("close a report")
+
+    at = models.DateTimeField(_("time"), db_index=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("moderator"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    by_name = models.CharField(_("moderator's name"), max_length=150)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    member_name = models.CharField(_("member's name"), max_length=150, blank=True)
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    reason = models.TextField(_("reason"), blank=True)
+    #: what it was about beyond the member, as text: "match 12", "arena 3", "report 5"
+    reference = models.CharField(_("reference"), max_length=100, blank=True)
+
+    class Meta:
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.by_name} {self.action} {self.member_name or self.reference}"
+
+
+#: the longest text a report may carry (SPEC §14)
+REPORT_TEXT_LIMIT = 1000
+
+
+class Report(models.Model):
+    """A member's report of another (SPEC §14): one case in the moderators' queue, open
+    until a moderator closes it with an outcome and a reason. What the reporter said is in
+    its entries: a reporter's further reports of the same member within a day of opening
+    it are entries of the same open report."""
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", _("Cheating")
+        CHAT_ABUSE = "chat_abuse", _("Abuse in chat")
+        SANDBAGGING = "sandbagging", _("Sandbagging or boosting")
+        OTHER = "other", _("Other")
+
+    class Outcome(models.TextChoices):
+        DISMISSED = "dismissed", _("dismissed")
+        WARNED = "warned", _("warned")
+        MUTED = "muted", _("muted")
+        BANNED = "banned", _("banned")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reporter"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_filed",
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reported member"),
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+    )
+    opened_at = models.DateTimeField(_("opened"), db_index=True)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("closed by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    outcome = models.CharField(_("outcome"), max_length=16, blank=True, choices=Outcome.choices)
+    close_reason = models.TextField(_("moderator's reason"), blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        ordering = ["-opened_at", "-pk"]
+        default_permissions = ("view",)
+        permissions = [("close_report", _("Can close reports"))]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.member}"
+
+
+class ReportEntry(models.Model):
+    """What a reporter said once: a reason, a text, and the chat line they pointed at, if
+    any (its id and its table's, plain numbers: ``accounts`` knows nothing of tables)."""
+
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="entries")
+    reason = models.CharField(_("reason"), max_length=16, choices=Report.Reason.choices)
+    text = models.TextField(_("text"), max_length=REPORT_TEXT_LIMIT, blank=True)
+    match_id = models.PositiveBigIntegerField(_("table"), null=True, blank=True)
+    chat_message_id = models.PositiveBigIntegerField(_("chat line"), null=True, blank=True)
+    filed_at = models.DateTimeField(_("filed"), db_index=True)
+
+    class Meta:
+        verbose_name = _("report entry")
+        verbose_name_plural = _("report entries")
+        ordering = ["filed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_reason_display()}: {self.text[:60]}"

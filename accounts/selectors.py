@@ -5,12 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
-from accounts.models import Block, Follow, Theme, User
+from accounts.models import (
+    AuditEntry,
+    Block,
+    Follow,
+    MemberWarning,
+    Report,
+    ReportEntry,
+    Theme,
+    User,
+)
 from accounts.moderation import MODERATORS_GROUP
 
 #: where a visitor's theme is kept (members keep theirs on their row)
@@ -41,6 +51,11 @@ def may_sanction(by: User | None, member: User) -> bool:
 
 def member_by_username(username: str) -> User | None:
     return User.objects.filter(username__iexact=username, is_active=True).first()
+
+
+def member_verified(member: User) -> bool:
+    """Whether the member's primary e-mail address is verified (allauth's)."""
+    return EmailAddress.objects.filter(user=member, primary=True, verified=True).exists()
 
 
 def preferred_language(request: HttpRequest) -> str | None:
@@ -133,3 +148,47 @@ def blocked_names(member_id: int) -> list[str]:
 def _names(**relation: int) -> list[str]:
     members = User.objects.filter(is_active=True, **relation).order_by("username")
     return list(members.values_list("username", flat=True))
+
+
+# --- reports, warnings and the audit log (SPEC §14) --------------------------------------
+
+
+def reports_filed(reporter_id: int, *, since: datetime) -> int:
+    """How many reports (entries, merged or not) the member filed since ``since``."""
+    return ReportEntry.objects.filter(report__reporter_id=reporter_id, filed_at__gt=since).count()
+
+
+def open_report(reporter_id: int, member_id: int, *, since: datetime) -> Report | None:
+    """The reporter's open report of the member opened since ``since``, if any: the one a
+    further report of the same member joins."""
+    return (
+        Report.objects.filter(
+            reporter_id=reporter_id, member_id=member_id, closed_at=None, opened_at__gt=since
+        )
+        .order_by("-opened_at", "-pk")
+        .first()
+    )
+
+
+def reports_for(viewer: User) -> QuerySet[Report]:
+    """The reports a moderator works, as ``may_sanction`` says: never one about themselves
+    (they would see who reported them); for a moderator who is not a superuser, none about
+    a superuser or another moderator either."""
+    reports = Report.objects.exclude(member=viewer)
+    if viewer.is_superuser:
+        return reports
+    return (
+        reports.exclude(member__is_superuser=True)
+        .exclude(member__is_staff=True)
+        .exclude(member__groups__name=MODERATORS_GROUP)
+    )
+
+
+def member_warnings(member_id: int, limit: int = 20) -> list[MemberWarning]:
+    """The member's latest warnings, newest first, with who gave them. 1 query."""
+    return list(MemberWarning.objects.filter(member_id=member_id).select_related("by")[:limit])
+
+
+def audit_about(member_id: int, limit: int = 20) -> list[AuditEntry]:
+    """The latest rows of the audit log about the member, newest first. 1 query."""
+    return list(AuditEntry.objects.filter(member_id=member_id)[:limit])

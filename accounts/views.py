@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse, translate_url
 from django.utils import translation
@@ -63,9 +63,26 @@ def preferences(request: HttpRequest) -> HttpResponse:
     )
 
 
+REFUSAL_STATUS = {"invalid": 400, "not_allowed": 403, "not_found": 404, "rate_limited": 429}
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """A page's script asking (``Accept: application/json``), not a form."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def refused_json(code: str, message) -> JsonResponse:
+    """A refusal for a page's script: its code and its message in the person's language."""
+    return JsonResponse(
+        {"error": code, "message": str(message)},
+        status=REFUSAL_STATUS.get(code, 429 if code == "busy" else 400),
+    )
+
+
 def _people_action(service, done):
     """A member's page's Follow, Unfollow, Block or Unblock button (SPEC §14): POST
-    ``/@/<username>/…/``, then back to that page (or to ``next``) with what happened."""
+    ``/@/<username>/…/``, then back to that page (or to ``next``) with what happened;
+    a script (a chat line's menu) gets JSON instead."""
 
     @login_required
     @require_POST
@@ -73,13 +90,17 @@ def _people_action(service, done):
         try:
             other = service(member=request.user, username=username)
         except Refusal as refusal:
+            if wants_json(request):
+                return refused_json(refusal.code, refusal.message)
             if refusal.code == "not_found":
                 raise Http404(refusal.message) from None
             messages.error(request, refusal.message)
         else:
+            if wants_json(request):
+                return JsonResponse({"ok": True, "message": done % {"name": other.username}})
             messages.success(request, done % {"name": other.username})
         profile = reverse("profile", args=[username])
-        return HttpResponseRedirect(_back_to(request, request.POST.get("next", ""), profile))
+        return HttpResponseRedirect(back_to(request, request.POST.get("next", ""), profile))
 
     return view
 
@@ -122,7 +143,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return HttpResponse(_("Unknown language."), status=400)
     language = form.cleaned_data["language"]
-    target = _back_to(request, form.cleaned_data["next"])
+    target = back_to(request, form.cleaned_data["next"])
     if request.user.is_authenticated:
         services.member_preferences_update(member=request.user, language=language)
     # Resolve the page in the language it was shown in, then reverse it in the new one.
@@ -148,7 +169,7 @@ def theme_set(request: HttpRequest) -> HttpResponse:
     theme = form.cleaned_data["theme"]
     if request.user.is_authenticated:
         services.member_preferences_update(member=request.user, theme=theme)
-    response = HttpResponseRedirect(_back_to(request, form.cleaned_data["next"]))
+    response = HttpResponseRedirect(back_to(request, form.cleaned_data["next"]))
     response.set_cookie(
         THEME_COOKIE_NAME,
         theme,
@@ -160,7 +181,7 @@ def theme_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _back_to(request: HttpRequest, target: str, default: str = "/") -> str:
+def back_to(request: HttpRequest, target: str, default: str = "/") -> str:
     """A page of this site to go back to after a POST, else ``default`` (the home page)."""
     if target and url_has_allowed_host_and_scheme(
         target, {request.get_host()}, request.is_secure()

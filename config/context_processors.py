@@ -1,11 +1,14 @@
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import translate_url
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language_info
 
 from accounts.models import Theme
 from accounts.selectors import preferred_theme
+from accounts.services import member_warnings_shown
+from games import timing
 from games.board_svg import palette_css
 from games.engine import VARIANTS
 
@@ -32,4 +35,18 @@ def site(request: HttpRequest) -> dict:
             }
             for code, _name in settings.LANGUAGES
         ],
+    }
+
+
+def member_warnings(request: HttpRequest) -> dict:
+    """The moderators' warnings a member has not read yet, for the messages at the top of
+    the page (SPEC §14). Read, and marked read, only when a page of the site's layout shows
+    them: a fragment or a JSON answer leaves them for the next page."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    return {
+        "member_warnings": SimpleLazyObject(
+            lambda: member_warnings_shown(member=user, now=timing.now())
+        )
     }

@@ -77,7 +77,8 @@ class MatchAdmin(admin.ModelAdmin):
         description=_("Abort selected matches (no result, no rating)"), permissions=["abort"]
     )
     def abort_matches(self, request, queryset):
-        """A stuck match ends without a result; the reason goes to the admin log."""
+        """A stuck match ends without a result; the reason goes to the admin log and the
+        audit log."""
         form = AbortForm(request.POST if "apply" in request.POST else None)
         if not ("apply" in request.POST and form.is_valid()):
             return TemplateResponse(
@@ -96,7 +97,9 @@ class MatchAdmin(admin.ModelAdmin):
         aborted = 0
         for match in queryset:
             try:
-                services.match_abort(match_id=match.pk, now=timing.now())
+                services.match_abort(
+                    match_id=match.pk, now=timing.now(), by=request.user, reason=reason
+                )
             except TableError as failure:
                 self.message_user(request, f"#{match.pk}: {failure.message}", messages.WARNING)
                 continue

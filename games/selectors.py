@@ -319,3 +319,43 @@ def match_summary(match: Match) -> dict[str, Any]:
         if finished
         else None,
     }
+
+
+# --- for the moderators' reports (SPEC §14) ----------------------------------------------
+
+
+def member_finished_a_match(member_id: int) -> bool:
+    """Whether the member held a seat in a finished match (practice tables do not count):
+    the test a member passes before they may report another."""
+    return Match.objects.filter(
+        seats__member_id=member_id, status=Match.Status.FINISHED, practice=False
+    ).exists()
+
+
+def chat_line_by(message_id: int, *, match_id: int | None, member_id: int) -> bool:
+    """Whether chat line ``message_id`` was written at table ``match_id`` by the member."""
+    return ChatMessage.objects.filter(
+        pk=message_id, match_id=match_id, author_id=member_id
+    ).exists()
+
+
+def chat_around(match_id: int, message_id: int, each_side: int = 5) -> list[ChatMessage]:
+    """The chat of a table around one line, oldest first: up to ``each_side`` lines before
+    it, the line, up to ``each_side`` after. By id, the order lines were written in, so a
+    line a moderator deleted still has its surroundings. 2 queries."""
+    lines = ChatMessage.objects.filter(match_id=match_id).select_related("author")
+    before = lines.filter(pk__lt=message_id).order_by("-pk")[:each_side]
+    after = lines.filter(pk__gte=message_id).order_by("pk")[: each_side + 1]
+    return [*reversed(before), *after]
+
+
+def member_latest_matches(member_id: int, limit: int = 10) -> list[Match]:
+    """The member's latest tables that started, private and practice ones too, newest
+    first, seats prefetched: what a moderator looks at beside a report."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))
+    return list(
+        Match.objects.filter(seats__member_id=member_id)
+        .exclude(status=Match.Status.WAITING)
+        .prefetch_related(seats)
+        .order_by("-created_at", "-pk")[:limit]
+    )

@@ -9,6 +9,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.forms import ReportForm
+from accounts.views import refused_json
 from games import access, selectors, services, timing
 from games import state as public
 from games.board_svg import render_board
@@ -56,17 +58,6 @@ def record(request: HttpRequest, match_id: int | None = None, token: str | None 
     return response
 
 
-_REFUSAL_STATUS = {"not_allowed": 403, "not_found": 404, "rate_limited": 429, "busy": 429}
-
-
-def _refused(error: TableError) -> JsonResponse:
-    """A refusal as JSON: the code and the message in the person's language."""
-    return JsonResponse(
-        {"error": error.code, "message": str(error.message)},
-        status=_REFUSAL_STATUS.get(error.code, 400),
-    )
-
-
 @require_http_methods(["GET", "POST"])
 def analysis(request: HttpRequest, match_id: int | None = None, token: str | None = None):
     """The computer's review of a finished match (SPEC §13): GET reads it (``null`` when
@@ -78,7 +69,7 @@ def analysis(request: HttpRequest, match_id: int | None = None, token: str | Non
         try:
             services.analysis_request(match_id=found, member=request.user, now=timing.now())
         except TableError as error:
-            return _refused(error)
+            return refused_json(error.code, error.message)
     return JsonResponse({"analysis": selectors.match_analysis(found)})
 
 
@@ -93,7 +84,7 @@ def analysis_try(request: HttpRequest, match_id: int | None = None, token: str |
     try:
         game, ply = int(request.POST.get("game", "")), int(request.POST.get("ply", ""))
     except ValueError:
-        return _refused(TableError("invalid", _("There is no such move in this game.")))
+        return refused_json("invalid", _("There is no such move in this game."))
     try:
         answer = services.analysis_try(
             match_id=found,
@@ -104,7 +95,7 @@ def analysis_try(request: HttpRequest, match_id: int | None = None, token: str |
             now=timing.now(),
         )
     except TableError as error:
-        return _refused(error)
+        return refused_json(error.code, error.message)
     return JsonResponse(answer if answer is not None else {"pending": True})
 
 
@@ -169,6 +160,7 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
             "topic": TOPICS[match.variant],
             "variant": VARIANTS[match.variant],
             "chat_muted": muted,
+            "report_form": ReportForm(),
             "chat_muted_until": getattr(request.user, "chat_muted_until", None),
         },
     )

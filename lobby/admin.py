@@ -1,5 +1,6 @@
 """Arenas for moderators (SPEC §12): create, change before the start, cancel with a
-reason; schedules of recurring arenas. Every write goes through ``lobby.services``."""
+reason; schedules of recurring arenas. Every write goes through ``lobby.services``. And
+the queue of members' reports (SPEC §14, ``lobby.report_admin``)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import Report
 from games import timing
 from games.errors import TableError
 from lobby import services
 from lobby.models import Arena, ArenaEntry, ArenaSchedule
+from lobby.report_admin import ReportAdmin
 
 SETTINGS = ("name", "variant", "clock", "starts_at", "minutes")
 
@@ -119,7 +122,10 @@ class ArenaAdmin(admin.ModelAdmin):
         for arena in queryset:
             try:
                 services.arena_cancel(
-                    arena_id=arena.pk, reason=form.cleaned_data["reason"], by=request.user
+                    arena_id=arena.pk,
+                    reason=form.cleaned_data["reason"],
+                    by=request.user,
+                    now=timing.now(),
                 )
                 cancelled += 1
             except TableError as failure:
@@ -137,3 +143,6 @@ class ArenaAdmin(admin.ModelAdmin):
 class ArenaScheduleAdmin(admin.ModelAdmin):
     list_display = ("name", "variant", "clock", "minutes", "first_start", "every_hours", "active")
     list_filter = ("active", "variant")
+
+
+admin.site.register(Report, ReportAdmin)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401 (the "id" converter)
-from lobby import api, arena_views, views
+from lobby import api, arena_views, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<str:token>/bots/", views.private_bots, name="private_bots"),
     path("@/<str:username>/", views.profile, name="profile"),
     path("@/<str:username>/challenge/", views.challenge, name="challenge"),
+    path("@/<str:username>/report/", report_views.report, name="report"),
     path("challenges/<id:challenge_id>/accept/", views.challenge_accept, name="challenge_accept"),
     path(
         "challenges/<id:challenge_id>/decline/", views.challenge_decline, name="challenge_decline"

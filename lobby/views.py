@@ -15,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.forms import ReportForm
 from accounts.selectors import (
     block_sides,
     follow_counts,
@@ -245,8 +246,8 @@ challenge_cancel = _challenge_action(services.challenge_cancel, goes_to_match=Fa
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their ratings, their matches (newest first, a page at a time), how
-    many follow them and whom they follow (the lists for themselves only), and a Challenge,
-    a Follow and a Block button."""
+    many follow them and whom they follow (the lists for themselves only), a Challenge, a
+    Follow and a Block button, and a form to report them."""
     member = member_by_username(username)
     if member is None:
         raise Http404(_("No member has that name."))
@@ -279,6 +280,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "followed_names": followed_names(member.pk) if own else None,
             "follows": other and follows(viewer.pk, member.pk),
             "blocking": blocking,
+            "report_form": ReportForm() if other else None,
             # Rated matches between the two are used up for the day: a challenge is unrated.
             "rated_pair_full": request.user.is_authenticated
             and rated_pairs_full([request.user.pk, member.pk], now=now),

@@ -15,7 +15,8 @@ from functools import partial
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import AuditEntry, User
+from accounts.services import audit_record
 from ratings import tasks, updates
 from ratings.models import Pairing, PlayerRating, RatedMatch, Scale
 from ratings.periods import InvalidPairings, validate_pairings
@@ -148,6 +149,13 @@ def match_annul(
     rated_match.annulled_by = by
     rated_match.annul_reason = reason
     rated_match.save(update_fields=["annulled_at", "annulled_by", "annul_reason"])
+    audit_record(
+        action=AuditEntry.Action.ANNUL,
+        by=by,
+        reason=reason,
+        reference=f"match {match_id}",
+        now=rated_match.annulled_at,
+    )
     logger.info("rated match %s annulled by %s: %s", match_id, by, reason)
     transaction.on_commit(
         partial(tasks.scale_recalculate.delay, rated_match.scale, from_match_id=match_id)

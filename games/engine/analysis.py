@@ -51,11 +51,11 @@ class WinModel:
 # Fitted by bench/win_model.py (docs/analysis.md): the rated two-seat variants each, and
 # the pooled fit for the unrated two-seat variants.
 MODELS: dict[str, WinModel] = {
-    "fast": WinModel(7.455, -0.861),
-    "classic": WinModel(7.718, 0.328),
-    "hex": WinModel(10.26, 0.703),
+    "fast": WinModel(7.547, -0.158),
+    "classic": WinModel(10.103, -0.086),
+    "hex": WinModel(9.867, -0.139),
 }
-POOLED = WinModel(6.988, -0.147)
+POOLED = WinModel(9.124, -0.114)
 
 
 def model_for(variant: str) -> WinModel:

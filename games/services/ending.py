@@ -10,7 +10,8 @@ from functools import partial
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import AuditEntry, User
+from accounts.services import audit_record
 from games import events, store, timing
 from games import state as public
 from games.access import locked_match, locked_table, player_seat_or_error, seats_for
@@ -53,13 +54,21 @@ def _same_side(state: MatchState, a: int, b: int) -> bool:
     return any(a in side and b in side for side in state.board.sides)
 
 
-def match_abort(*, match_id: int, now: datetime) -> Match:
-    """A moderator aborts a stuck match: no result, no rating."""
+def match_abort(*, match_id: int, now: datetime, by: User | None = None, reason: str = "") -> Match:
+    """A moderator (``by``) aborts a stuck match: no result, no rating; the audit log
+    keeps who and why."""
     with transaction.atomic():
         match = locked_match(match_id)
         if match.status not in ACTIVE:
             raise TableError("not_allowed", _("Only a match being played can be aborted."))
         state = store.engine_state(match)
+        audit_record(
+            action=AuditEntry.Action.ABORT,
+            by=by,
+            reason=reason,
+            reference=f"match {match_id}",
+            now=now,
+        )
         return state_commit(match, seats_for(match_id), state, state.abort(forced=True), now=now)
 
 

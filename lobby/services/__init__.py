@@ -8,7 +8,8 @@ withdraws them (SPEC §10), by job:
   starts, they are banned or they have gone;
 - ``members``: the checks every seat-taking action makes first;
 - ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended;
-- ``arena_play``: an arena's entrants paired, and its matches scored as they end.
+- ``arena_play``: an arena's entrants paired, and its matches scored as they end;
+- ``reports``: a member's report of another, checked against the tables (SPEC §14).
 
 One transaction each; matches start through ``games.services.match_create``.
 """
@@ -32,6 +33,7 @@ from lobby.services.challenges import (
     challenge_send,
     challenges_expire,
 )
+from lobby.services.reports import member_report
 from lobby.services.tables import (
     play_now,
     table_cancel,
@@ -61,6 +63,7 @@ __all__ = [
     "challenge_send",
     "challenges_expire",
     "hosts_gone_withdraw",
+    "member_report",
     "member_waiting_withdraw",
     "play_now",
     "table_cancel",

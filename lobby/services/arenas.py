@@ -13,7 +13,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import AuditEntry, User
+from accounts.services import audit_record
 from games import events
 from games.engine.clock import PRESETS
 from games.errors import TableError
@@ -146,9 +147,12 @@ def arena_withdraw(*, arena_id: int, member: User | None, now: datetime) -> None
 
 
 @transaction.atomic
-def arena_cancel(*, arena_id: int, reason: str, by: User | None = None) -> Arena:
-    """A moderator cancels an arena that has not finished: nobody is paired from now on;
-    matches under way play on and count for ratings; the arena ends without a podium."""
+def arena_cancel(
+    *, arena_id: int, reason: str, by: User | None = None, now: datetime | None = None
+) -> Arena:
+    """A moderator (``by``, kept in the audit log) cancels an arena that has not finished:
+    nobody is paired from now on; matches under way play on and count for ratings; the
+    arena ends without a podium."""
     reason = reason.strip()
     if not reason:
         raise TableError("not_allowed", _("Say why the arena is cancelled."))
@@ -158,6 +162,13 @@ def arena_cancel(*, arena_id: int, reason: str, by: User | None = None) -> Arena
     arena.status = Arena.Status.CANCELLED
     arena.cancel_reason = reason[:300]
     arena_changed(arena)
+    audit_record(
+        action=AuditEntry.Action.ARENA_CANCEL,
+        by=by,
+        reason=reason,
+        reference=f"arena {arena_id}",
+        now=now,
+    )
     return arena
 
 

@@ -28,6 +28,7 @@ if (body.dataset.member === "1" || onLobby) {
       else if (message.type === "lobby") lobbyChanged();
     },
     onOpen() {
+      body.dataset.siteSocket = "open"; // the member's notices reach this page (a test hook)
       if (onLobby) lobbyChanged(); // what changed while the socket was away
     },
   });

@@ -99,13 +99,14 @@ def test_admin_ban_form_with_nonsense_changes_nothing(client, make_member, moder
     assert not alice.is_banned()
 
 
-def test_moderator_mutes_chat(client, make_member, moderator):
+def test_moderator_mutes_chat_with_a_reason(client, make_member, moderator):
     alice = make_member("alice")
     client.force_login(moderator)
-    client.post(
-        reverse("admin:accounts_user_changelist"),
-        {"action": "mute_members", "_selected_action": [alice.pk], "apply": "1", "until": ""},
-    )
+    mute = {"action": "mute_members", "_selected_action": [alice.pk], "apply": "1", "until": ""}
+    client.post(reverse("admin:accounts_user_changelist"), mute)
+    alice.refresh_from_db()
+    assert not alice.is_chat_muted()  # every sanction says why (the audit log keeps it)
+    client.post(reverse("admin:accounts_user_changelist"), {**mute, "reason": "Insults"})
     alice.refresh_from_db()
     assert alice.is_chat_muted()
 

@@ -1,10 +1,12 @@
 """People in Chromium (SPEC §14, issue 35): dave follows carol from her page and sees her
-start a match in his lobby without a reload; carol blocks erin from a chat line and
-erin's line disappears from carol's table; the browser's notifications, once turned on,
+start a match in his lobby without a reload; carol reports erin's chat line and blocks
+her from its menu, the line disappears from carol's table, and the report is in the
+moderators' queue with the line in context; the browser's notifications, once turned on,
 show a challenge, the member's turn in a hidden tab and an arena pairing (the browser's
 Notification is stubbed to record what was shown, with the permission granted)."""
 
 import json
+import random
 from datetime import timedelta
 
 import pytest
@@ -14,6 +16,7 @@ from games import services, timing
 from lobby import services as lobby
 from tests.e2e.conftest import off_the_loop
 from tests.e2e.playing import caught_up, play_greedy
+from tests.moves import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,6 +94,7 @@ def test_notifications_of_a_challenge_a_turn_and_an_arena_pairing(
 
     # A challenge, while dave reads the rules.
     page.goto(site.url + "/rules/")
+    expect(page.locator("body[data-site-socket=open]")).to_have_count(1)
     off_the_loop(
         lobby.challenge_send,
         challenger=carol,
@@ -143,3 +147,72 @@ def test_notifications_of_a_challenge_a_turn_and_an_arena_pairing(
     assert shown(page)[-1]["body"] == "You were paired in the arena: your match starts now."
     assert len(shown(page)) == 3
     assert not errors
+
+
+def test_carol_reports_and_blocks_erin_from_a_chat_line(
+    browser, site, login, make_member, moderator
+):
+    carol, bob, erin, dave = (make_member(n) for n in ("carol", "bob", "erin", "dave"))
+    earlier = off_the_loop(
+        services.match_create, variant="fast", members=[carol, dave], now=timing.now()
+    )
+    off_the_loop(  # carol has finished a match: she may report
+        play_out, match=earlier, members=[carol, dave], rng=random.Random(1), now=timing.now()
+    )
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[carol, bob], now=timing.now(), seed=4
+    )
+    for author, text in ((bob, "good luck"), (erin, "you both play like robots"), (bob, "ty")):
+        off_the_loop(
+            services.chat_post, match_id=match.pk, user=author, text=text, now=timing.now()
+        )
+    c, c_errors = member_page(browser, site, login, carol, f"/match/{match.pk}/")
+    b, b_errors = member_page(browser, site, login, bob, f"/match/{match.pk}/")
+    line = c.locator(".chat-message", has_text="you both play like robots")
+    expect(line).to_be_visible()
+    expect(c.locator(".chat-message", has_text="good luck").locator(".chat-menu")).to_have_count(1)
+
+    # The line's menu: report it, with a reason and a word.
+    line.locator(".chat-menu summary").click()
+    line.get_by_role("button", name="Report").click()
+    line.get_by_label("Reason").select_option("chat_abuse")
+    line.get_by_label("What happened").fill("Insults at the table.")
+    line.get_by_role("button", name="Send the report").click()
+    expect(c.locator("#chat-note")).to_have_text(
+        "Thank you: the moderators will look into your report."
+    )
+
+    # Then block erin: her line goes from carol's table, and her next one never comes.
+    line.locator(".chat-menu summary").click()
+    line.get_by_role("button", name="Block erin").click()
+    expect(c.locator("#chat-note")).to_contain_text("You blocked erin")
+    expect(line).to_be_hidden()
+    off_the_loop(
+        services.chat_post, match_id=match.pk, user=erin, text="still here", now=timing.now()
+    )
+    off_the_loop(services.chat_post, match_id=match.pk, user=bob, text="shh", now=timing.now())
+    expect(c.locator(".chat-message", has_text="shh")).to_be_visible()
+    expect(c.locator(".chat-message", has_text="still here")).to_have_count(0)
+    expect(b.locator(".chat-message", has_text="still here")).to_be_visible()  # bob sees it
+
+    # The moderators' queue: the report, with the line among its neighbours. (The grant of
+    # migration 0011 to the group, which emptying the database after a test takes away.)
+    from django.contrib.auth.models import Permission
+
+    moderator.groups.first().permissions.add(
+        *Permission.objects.filter(codename__in=["view_report", "close_report"])
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, moderator)
+    m = context.new_page()
+    m.goto(site.url + "/admin/accounts/report/")
+    row = m.locator("#result_list tbody tr", has_text="erin")
+    expect(row).to_have_count(1)
+    row.locator("a").first.click()
+    reported = m.locator(".chat-context tr.reported")
+    expect(reported).to_contain_text("you both play like robots")
+    around = m.locator(".chat-context tr")  # every line of the table, the ten around
+    expect(around).to_have_count(5)
+    expect(around.first).to_contain_text("good luck")
+    expect(m.locator(".report-entry")).to_contain_text("Insults at the table.")
+    assert not c_errors and not b_errors

@@ -1,8 +1,10 @@
 /* The table's chat: messages shown once each (a resync may repeat them) as plain text,
-   and the form that sends one. */
+   the form that sends one, and on each line of another member a small menu to report
+   the line or block its author. */
 
 import { byId as $, el } from "../dom.js";
 import { focusBoard } from "./keys.js";
+import { localPath } from "../notify.js";
 import { userLink } from "./seats.js";
 
 const LONGEST = 500;
@@ -13,6 +15,7 @@ const LONGEST = 500;
 export function setupChat(table) {
   const { t } = table.texts;
   const seen = new Set();
+  const me = table.root.dataset.username || ""; // a visitor has no menu on the lines
 
   /** A muted member's chat box is disabled and says why, and until when. */
   function setMuted(muted, until) {
@@ -56,8 +59,77 @@ export function setupChat(table) {
     author.append(message.username ? userLink(message.username) : t("deleted"));
     item.append(author);
     item.append(el("span", "chat-text", message.text));
+    if (message.username && message.id !== undefined && me && message.username !== me) {
+      item.append(lineMenu(item, message));
+    }
     list.append(item);
     list.scrollTop = list.scrollHeight;
+  }
+
+  /** A line's small menu (SPEC §14): report the line to the moderators, or block its
+      author. Both go over HTTP; the socket then hides a blocked member's lines. */
+  function lineMenu(item, message) {
+    const menu = el("details", "chat-menu");
+    const summary = el("summary", "chat-menu-open", "⋯");
+    summary.setAttribute("aria-label", t("chat.menu", { name: message.username }));
+    summary.title = summary.getAttribute("aria-label");
+    const report = el("button", "chat-report", t("chat.report"));
+    report.type = "button";
+    report.addEventListener("click", () => {
+      menu.open = false;
+      reportForm(item, message);
+    });
+    const block = el("button", "chat-block", t("chat.block", { name: message.username }));
+    block.type = "button";
+    block.addEventListener("click", () => {
+      menu.open = false;
+      post("/@/" + encodeURIComponent(message.username) + "/block/", {}).then((data) => {
+        say(data.error ? data.message || t("error.unknown") : t("chat.blocked", { name: message.username }), !!data.error);
+      });
+    });
+    const items = el("div", "chat-menu-items");
+    items.append(report, block);
+    menu.append(summary, items);
+    return menu;
+  }
+
+  function reportForm(item, message) {
+    const template = $("chat-report-template");
+    if (!template || item.querySelector(".chat-report-form")) return;
+    const form = template.content.firstElementChild.cloneNode(true);
+    form.querySelector(".chat-report-cancel").addEventListener("click", () => form.remove());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const fields = {
+        reason: form.elements.reason.value,
+        text: form.elements.text.value,
+        match: table.root.dataset.match,
+        message: message.id,
+      };
+      post("/@/" + encodeURIComponent(message.username) + "/report/", fields).then((data) => {
+        say(data.message || t("error.unknown"), !!data.error);
+        if (!data.error) form.remove();
+      });
+    });
+    item.append(form);
+    form.elements.reason.focus();
+  }
+
+  function post(path, fields) {
+    return fetch(localPath(path), {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": document.body.dataset.csrf || "" },
+    }).then((response) => response.json().catch(() => ({ error: "unknown" })));
+  }
+
+  /** A word under the chat: what became of a report or a block. */
+  function say(text, failed) {
+    const note = $("chat-note");
+    note.textContent = text;
+    note.classList.toggle("failed", failed);
+    note.hidden = false;
   }
 
   const form = $("chat-form");

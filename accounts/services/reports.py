@@ -1,0 +1,119 @@
+"""Reports (SPEC §14): a member reports another, a moderator closes the report. One
+transaction each.
+
+A report is one case in the moderators' queue; each time the reporter speaks adds an
+entry (a reason, a text, the chat line they point at). A reporter's reports of the same
+member within a day of the open report's first entry are entries of that report; later
+ones open another. Every entry counts toward the reporter's ``REPORTS_PER_DAY``.
+
+What needs the tables (a finished match of the reporter's, a chat line of the reported
+member's) is checked by the lobby before it calls ``report_file``
+(``lobby.services.reports``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from accounts.errors import Refusal
+from accounts.models import REPORT_TEXT_LIMIT, AuditEntry, Report, ReportEntry, User
+from accounts.selectors import member_by_username, member_verified, open_report, reports_filed
+from accounts.services.audit import audit_record
+from accounts.services.members import member_ban, member_mute, member_warn, sanction_check
+
+REPORTS_PER_DAY = 10
+#: how long a report takes further reports of the same member, and the limit's window
+REPORT_WINDOW = timedelta(days=1)
+
+
+@transaction.atomic
+def report_file(
+    *,
+    reporter: User,
+    username: str,
+    reason: str,
+    now: datetime,
+    text: str = "",
+    match_id: int | None = None,
+    chat_message_id: int | None = None,
+) -> Report:
+    """``reporter`` reports the member named ``username``; returns the report it went to.
+    Refused (``Refusal``) to a reporter without a verified e-mail address, for oneself,
+    for a name no member has, and past ``REPORTS_PER_DAY``."""
+    if reason not in Report.Reason.values or len(text) > REPORT_TEXT_LIMIT:
+        raise ValueError("a report needs one of the reasons and a text of at most 1000 characters")
+    if not member_verified(reporter):
+        raise Refusal("not_allowed", _("Confirm your e-mail address before reporting a member."))
+    member = member_by_username(username)
+    if member is None:
+        raise Refusal("not_found", _("No member has that name."))
+    if member.pk == reporter.pk:
+        raise Refusal("not_allowed", _("You cannot report yourself."))
+    # The reporter's reports take turns: the limit and the merge each see the one before.
+    User.objects.select_for_update().filter(pk=reporter.pk).exists()
+    if reports_filed(reporter.pk, since=now - REPORT_WINDOW) >= REPORTS_PER_DAY:
+        raise Refusal(
+            "rate_limited",
+            _("You have sent %(limit)d reports in the last 24 hours: please wait before the next.")
+            % {"limit": REPORTS_PER_DAY},
+        )
+    report = open_report(reporter.pk, member.pk, since=now - REPORT_WINDOW)
+    if report is None:
+        report = Report.objects.create(reporter=reporter, member=member, opened_at=now)
+    ReportEntry.objects.create(
+        report=report,
+        reason=reason,
+        text=text.strip(),
+        match_id=match_id,
+        chat_message_id=chat_message_id,
+        filed_at=now,
+    )
+    return report
+
+
+@transaction.atomic
+def report_close(
+    *,
+    report_id: int,
+    by: User,
+    outcome: str,
+    reason: str,
+    now: datetime,
+    until: datetime | None = None,
+) -> Report:
+    """A moderator closes an open report: dismissed, or the member warned, muted or banned
+    (``until``: the end of a mute or ban, ``None`` until lifted) through the sanctions'
+    own services. Writes the audit row of the closing; a sanction writes its own, both
+    with the reference "report <id>". Raises ``NotAllowed`` where ``by`` may not sanction
+    the member (moderators, superusers, oneself), ``Refusal`` for a closed report."""
+    report = Report.objects.select_for_update().select_related("member").get(pk=report_id)
+    if report.closed_at is not None:
+        raise Refusal("not_allowed", _("This report is closed already."))
+    member = report.member
+    sanction_check(by, member)
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("closing a report needs a reason")
+    reference = f"report {report.pk}"
+    if outcome == Report.Outcome.WARNED:
+        member_warn(member=member, by=by, reason=reason, now=now, reference=reference)
+    elif outcome == Report.Outcome.MUTED:
+        member_mute(member=member, until=until, by=by, reason=reason, reference=reference, now=now)
+    elif outcome == Report.Outcome.BANNED:
+        member_ban(member=member, by=by, reason=reason, until=until, reference=reference, now=now)
+    elif outcome != Report.Outcome.DISMISSED:
+        raise ValueError(f"no outcome {outcome!r}")
+    report.closed_at, report.closed_by = now, by
+    report.outcome, report.close_reason = outcome, reason
+    report.save(update_fields=["closed_at", "closed_by", "outcome", "close_reason"])
+    audit_record(
+        action=AuditEntry.Action.REPORT_CLOSE,
+        by=by,
+        member=member,
+        reason=reason,
+        reference=reference,
+        now=now,
+    )
+    return report
