@@ -242,9 +242,14 @@ def analysis_try(
         return answer
     running = f"analysis-try-running:{member.pk}"
     if not cache.add(running, key, TRY_RUNNING_SECONDS):
-        if cache.get(running) == key:
+        held = cache.get(running)
+        if held == key:
             return None  # still being worked out
-        raise TableError("busy", _("Wait for the answer to the colour you tried before."))
+        # A worker keeps its answer a moment before it frees the member's try: a try
+        # whose answer is kept is over.
+        if held is not None and cache.get(held) is None:
+            raise TableError("busy", _("Wait for the answer to the colour you tried before."))
+        cache.set(running, key, TRY_RUNNING_SECONDS)
     transaction.on_commit(
         lambda: events.analysis_try_wanted(member.pk, match.variant, position.to_text(), move)
     )

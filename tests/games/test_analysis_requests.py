@@ -138,10 +138,14 @@ def test_a_try_is_answered_from_what_is_kept_and_one_is_in_flight_per_member(
     assert pending.json() == {"pending": True} and len(sent) == 1
     busy = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=second)
     assert busy.status_code == 429 and busy.json()["error"] == "busy"
-    # The worker of the analysis_try queue answers (here in this process).
+    # The worker of the analysis_try queue answers (here in this process); the test looks
+    # at the moment between the answer kept and the member's try freed.
+    in_flight = f"analysis-try-running:{alice.pk}"
+    held = cache.get(in_flight)
     answer = analysis_try_work(
         member_id=alice.pk, variant="fast", fpn=position.to_text(), move=first
     )
+    cache.set(in_flight, held)
     kept = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=first)
     assert kept.json() == answer and answer["colour"] == first
     assert position.play(first).play(answer["answer"])  # a legal answer
