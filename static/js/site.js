@@ -1,6 +1,7 @@
 /* The site's socket on every page of a signed-in member, and on the lobby for everyone:
    notices for the member (notify.js), and on the lobby page its lists again when the
-   lobby changed (htmx fetches them on the "lobby-changed" event). */
+   lobby changed (htmx fetches them on the "lobby-changed" event), and for a member every
+   half minute (who of the members they follow is online). */
 
 import { openSocket } from "./socket.js";
 import { show } from "./notify.js";
@@ -18,6 +19,11 @@ function lobbyChanged() {
 document.addEventListener("lobby-changed", (event) => {
   if (event.target === document) lobbyChanged();
 });
+
+// Who of the members one follows is online changes without any table changing: a
+// member's lobby looks again every half minute as well (SPEC §14).
+const FOLLOWED_REFRESH_MS = 30000;
+if (onLobby && body.dataset.member === "1") setInterval(lobbyChanged, FOLLOWED_REFRESH_MS);
 
 if (body.dataset.member === "1" || onLobby) {
   openSocket({
