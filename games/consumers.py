@@ -57,8 +57,9 @@ visitors = Visitors()
 
 class TableConsumer(MemberSocket):
     seat: int | None = None
-    #: the members whose chat this socket's member does not see: those they blocked
-    hidden: frozenset[int] = frozenset()
+    #: the members whose chat this socket's member does not see (those they blocked),
+    #: read when the first line comes: a socket opening costs no query for it
+    hidden: frozenset[int] | None = None
     version: int = -1
     relaying = False  # a visitor's socket in the table's group for the others (Visitors)
 
@@ -84,9 +85,8 @@ class TableConsumer(MemberSocket):
             ),
             None,
         ) or selectors.table_event(self.table_id)
-        if self.member is not None:
-            self.hidden = frozenset(blocked_ids(self.member.pk))
-        chat = selectors.chat_history(self.table_id, player=seat is not None, hidden=self.hidden)
+        viewer = self.member.pk if self.member is not None else None
+        chat = selectors.chat_history(self.table_id, player=seat is not None, viewer=viewer)
         return event, chat
 
     async def opened(self, opening: Opening) -> None:
@@ -223,7 +223,9 @@ class TableConsumer(MemberSocket):
         await self._relay("send_json", event["message"])  # visitors have no seat
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play
-        if event["author"] in self.hidden:
+        if self.member is not None and self.hidden is None:
+            self.hidden = frozenset(await threads.run_unbounded(blocked_ids, self.member.pk))
+        if self.hidden and event["author"] in self.hidden:
             return  # a member this one blocked (SPEC §14)
         await self.send_json(event["message"])
 

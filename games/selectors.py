@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -100,12 +99,11 @@ def table_event(match_id: int, *, now: datetime | None = None) -> dict[str, Any]
     )
 
 
-def chat_history(
-    match_id: int, *, player: bool, hidden: Collection[int] = ()
-) -> list[dict[str, Any]]:
+def chat_history(match_id: int, *, player: bool, viewer: int | None = None) -> list[dict[str, Any]]:
     """The latest messages a socket may see, oldest first (players never see
-    spectators-only chat, nobody the chat of the members they blocked: ``hidden``)."""
-    latest = store.chat_rows(match_id, player=player, limit=CHAT_HISTORY, hidden=hidden)
+    spectators-only chat, the member ``viewer`` not the chat of the members they
+    blocked)."""
+    latest = store.chat_rows(match_id, player=player, limit=CHAT_HISTORY, viewer=viewer)
     return [
         protocol.chat(pk, name, text, at, audience == ChatMessage.Audience.SPECTATORS)
         for pk, name, text, at, audience in reversed(latest)

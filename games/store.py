@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -38,7 +38,7 @@ from typing import Any
 from django.contrib.sessions.models import Session
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 
-from accounts.models import User
+from accounts.models import Block, User
 from games.engine.match import MatchState
 from games.models import ChatMessage, Match, Move, Presence, Seat
 from games.state import SeatRow
@@ -449,16 +449,18 @@ def presence_open(
         return cursor.rowcount == 1
 
 
-def chat_rows(
-    match_id: int, *, player: bool, limit: int, hidden: Collection[int] = ()
-) -> list[tuple]:
+def chat_rows(match_id: int, *, player: bool, limit: int, viewer: int | None = None) -> list[tuple]:
     """The latest ``limit`` chat messages of a table, newest first: (id, author's name,
-    text, time, audience); a player's socket never gets spectators-only messages, nor
-    anyone the messages of the authors ``hidden`` from them (members they blocked)."""
-    chat, user = _table(ChatMessage), _table(User)
+    text, time, audience); a player's socket never gets spectators-only messages, and
+    the member ``viewer`` not the messages of the members they blocked (one statement)."""
+    chat, user, block = _table(ChatMessage), _table(User), _table(Block)
     spectators = "AND c.audience <> %s " if player else ""
-    authors = ", ".join(["%s"] * len(hidden))
-    blocked = f"AND (c.author_id IS NULL OR c.author_id NOT IN ({authors})) " if hidden else ""
+    blocked = (
+        f"AND NOT EXISTS (SELECT 1 FROM {block} b WHERE b.blocker_id = %s "
+        f"AND b.blocked_id = c.author_id) "
+        if viewer is not None
+        else ""
+    )
     sql = (
         f"SELECT c.id, u.username, c.text, c.created_at, c.audience FROM {chat} c "
         f"LEFT JOIN {user} u ON u.id = c.author_id WHERE c.match_id = %s {spectators}"
@@ -467,7 +469,7 @@ def chat_rows(
     params = [
         match_id,
         *([ChatMessage.Audience.SPECTATORS] if player else []),
-        *hidden,
+        *([viewer] if viewer is not None else []),
         limit,
     ]
     with _db().cursor() as cursor:

@@ -7,7 +7,6 @@ to the member only."""
 import pytest
 
 from accounts import services as people
-from accounts.selectors import blocked_ids
 from games import services as table_services
 from games import store, timing
 from games.models import Challenge, ChatMessage, Match
@@ -151,7 +150,7 @@ def test_the_blockers_chat_history_leaves_out_the_blocked_members_lines(make_mem
     people.block(member=ben, username="ann")
 
     def history(member) -> list[str]:
-        rows = store.chat_rows(match.pk, player=True, limit=100, hidden=blocked_ids(member.pk))
+        rows = store.chat_rows(match.pk, player=True, limit=100, viewer=member.pk)
         return [text for _, _, text, _, _ in reversed(rows)]
 
     assert history(ben) == ["good luck", gone.text]
