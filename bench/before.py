@@ -77,6 +77,13 @@ class Before:
                 capture_output=True,
             ).stdout
             subprocess.run(["tar", "-x", "-C", str(self.root)], input=archive, check=True)
+        # The project is installed in editable mode: its finder would hand the earlier
+        # site a module of today's that the commit does not have (``lobby.admin``).
+        (self.root / "sitecustomize.py").write_text(
+            "import sys\n"
+            "sys.meta_path[:] = [f for f in sys.meta_path\n"
+            "    if not getattr(f, '__module__', '').startswith('__editable__')]\n"
+        )
         database = f"vog_before_{revision}"
         with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{database}"')
@@ -87,6 +94,7 @@ class Before:
             "REDIS_URL": _with_redis_db(redis, 2),
             "REDIS_CACHE_URL": _with_redis_db(redis, 3),
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            "PYTHONPATH": str(self.root),
         }
         self._run([sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"])
 
@@ -97,7 +105,7 @@ class Before:
         return name if "CHANNEL_LAYER_CLASSES" in settings else path
 
     def _run(self, command: list[str]) -> str:
-        env = {**os.environ, "DEBUG": "1", "PYTHONPATH": str(self.root), **self.env}
+        env = {**os.environ, "DEBUG": "1", **self.env}
         done = subprocess.run(
             command, cwd=self.root, env=env, check=True, capture_output=True, text=True
         )
