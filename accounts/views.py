@@ -63,7 +63,13 @@ def preferences(request: HttpRequest) -> HttpResponse:
     )
 
 
-REFUSAL_STATUS = {"invalid": 400, "not_allowed": 403, "not_found": 404, "rate_limited": 429}
+REFUSAL_STATUS = {
+    "invalid": 400,
+    "not_allowed": 403,
+    "not_found": 404,
+    "rate_limited": 429,
+    "busy": 429,
+}
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -75,7 +81,7 @@ def refused_json(code: str, message) -> JsonResponse:
     """A refusal for a page's script: its code and its message in the person's language."""
     return JsonResponse(
         {"error": code, "message": str(message)},
-        status=REFUSAL_STATUS.get(code, 429 if code == "busy" else 400),
+        status=REFUSAL_STATUS.get(code, 400),
     )
 
 

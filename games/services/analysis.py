@@ -257,12 +257,16 @@ def analysis_try(
 
 
 def _position_at(match: Match, game: int, ply: int) -> Position:
-    timelines = steps(MatchState.from_dict(match.state))
+    """The position after ``ply`` moves of ``game``, from the replay's steps (kept in the
+    cache per version: the page asks again and again while a try is worked out)."""
+    from games.selectors import match_steps  # games.selectors imports the services
+
+    timelines = match_steps(match)["games"]
     if not 1 <= game <= len(timelines):
         raise TableError("invalid", _("There is no such game in this match."))
     for step in timelines[game - 1]:
-        if step.ply == ply and (step.move is not None or step.ply == 0):
-            return step.position
+        if step["ply"] == ply and step["event"] is None:
+            return Position.from_text(step["position"])
     raise TableError("invalid", _("There is no such move in this game."))
 
 
