@@ -9,6 +9,7 @@ they cause sent afterwards from this event loop.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
@@ -163,7 +164,10 @@ class MemberSocket(AsyncWebsocketConsumer):
         if user is not None and user.is_authenticated:
             if user.is_banned(now):
                 raise Revoked(member_events.CLOSE_BANNED)
-            self.member, self.session_key = user, self.scope["session"].session_key
+            # The member itself, not Channels' lazy wrapper: every attribute read of a
+            # wrapper is a call (``LazyObject``'s copy protocol hands back the object).
+            self.member = copy.copy(user)
+            self.session_key = self.scope["session"].session_key
             self.password = user.password  # what each action checks the member still has
             self.language = self._language()
 

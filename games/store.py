@@ -243,18 +243,31 @@ def table_locked(
     with connection.cursor() as cursor:
         cursor.execute(TABLE_LOCKED, params)
         found = cursor.fetchall()
-        names = [column.name for column in cursor.description]
-    if not found:
-        return None, []
-    split = next(i for i, name in enumerate(names) if name.startswith("seat_"))
-    if names[:split] != [f.column for f in fields()]:
-        raise RuntimeError("games_table_locked's columns differ from Match's: add a migration")
+        if not found:
+            return None, []
+        split = _seat_columns_from(cursor)
     match = _match(_python(found[0][:split], _match_columns()[1]))
     if match.state is None:  # at the kept version: the state is the one kept
         match.state = kept.stored
     if found[0][split] is None:  # no seats yet (the LEFT JOIN's one row)
         return match, []
     return match, _seats(row[split:] for row in found)
+
+
+_split: list[int] = []  # where the seats' columns begin, once checked
+
+
+def _seat_columns_from(cursor) -> int:
+    """Where ``games_table_locked``'s seat columns begin, checked against Match's columns
+    on the first call of the process (reading a result's description costs as much as a
+    small statement)."""
+    if not _split:
+        names = [column.name for column in cursor.description]
+        split = next(i for i, name in enumerate(names) if name.startswith("seat_"))
+        if names[:split] != [f.column for f in fields()]:
+            raise RuntimeError("games_table_locked's columns differ from Match's: add a migration")
+        _split.append(split)
+    return _split[0]
 
 
 # --- the kept versions ----------------------------------------------------------------

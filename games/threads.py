@@ -7,12 +7,17 @@ or run at once (a semaphore): beyond that a member's action is refused at once w
 presence refresh, a deadline) runs on a pool of its own, so after a flood the backlog of
 closing sockets never holds up the next move. A call whose socket went away before a
 thread took it never runs (the waiting coroutine was cancelled).
+
+A call's result reaches the event loop in one ``call_soon_threadsafe`` from the thread
+that ran it: ``run_in_executor`` would chain a concurrent future to the loop's through
+two callbacks and a lock, which cost a saturated process's event loop about a tenth of
+its time (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -67,10 +72,40 @@ def _call(function: Callable[..., T], args: tuple, kwargs: dict) -> T:
         close_old_connections()  # drops a connection that broke or outlived CONN_MAX_AGE
 
 
+def _settle(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future,
+    function: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+) -> None:
+    """On a pool's thread: run the call unless its coroutine was cancelled meanwhile (the
+    socket went away), and hand its result or exception to the loop's future."""
+    if future.cancelled():
+        return
+    result, error = None, None
+    try:
+        result = _call(function, args, kwargs)
+    except BaseException as failure:  # raised in the waiting coroutine
+        error = failure
+    with contextlib.suppress(RuntimeError):  # the loop closed: the process is stopping
+        loop.call_soon_threadsafe(_resolve, future, result, error)
+
+
+def _resolve(future: asyncio.Future, result: Any, error: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 async def _submit(kind: str, function: Callable[..., T], args: tuple, kwargs: dict) -> T:
     loop = asyncio.get_running_loop()
-    call = functools.partial(_call, function, args, kwargs)
-    return await loop.run_in_executor(_pool(kind), call)
+    future = loop.create_future()
+    _pool(kind).submit(_settle, loop, future, function, args, kwargs)
+    return await future
 
 
 async def run(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:

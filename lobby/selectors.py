@@ -230,3 +230,18 @@ def waiting_count(member: User) -> int:
         tables
         + Challenge.objects.filter(challenger=member, status=Challenge.Status.PENDING).count()
     )
+
+
+def members_waiting(member_ids: list[int]) -> set[int]:
+    """Which of these members host or sit at a waiting table, or sent a challenge that
+    waits: one statement, so a match's start costs one read when nothing of theirs waits."""
+    seated = Seat.objects.filter(
+        member_id__in=member_ids, match__status=Match.Status.WAITING
+    ).values_list("member_id", flat=True)
+    hosting = Match.objects.filter(
+        created_by_id__in=member_ids, status=Match.Status.WAITING
+    ).values_list("created_by_id", flat=True)
+    challenging = Challenge.objects.filter(
+        challenger_id__in=member_ids, status=Challenge.Status.PENDING
+    ).values_list("challenger_id", flat=True)
+    return set(seated.union(hosting, challenging))

@@ -104,10 +104,10 @@ def socket_seen(*, channel_name: str, now: datetime) -> None:
 
 def socket_close(*, channel_name: str, now: datetime) -> None:
     """The socket closed; the next refresh reads when, and forgets it. The member was
-    seen now."""
-    with transaction.atomic():
-        Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
-        User.objects.filter(presences__channel_name=channel_name).update(last_seen=now)
+    seen now. Two statements, each its own transaction: the member's ``last_seen`` is
+    only shown, and nothing reads the two together."""
+    Presence.objects.filter(channel_name=channel_name).update(closed=True, last_seen=now)
+    User.objects.filter(presences__channel_name=channel_name).update(last_seen=now)
 
 
 def presence_refresh(*, match_id: int, now: datetime) -> bool:
@@ -153,12 +153,13 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         spectators = sum(
             1 for member, _, is_gone, _ in sockets if not is_gone and member not in players
         )
-        if spectators != match.spectators:
+        counted = spectators != match.spectators
+        if counted:
             match.spectators = spectators
             changed = True
         if changed and match.state and match.status in ACTIVE:
             match_bump(match, seats, store.engine_state(match), now=now, fields={"spectators"})
-        elif changed:
+        elif counted:
             # A table that waits or has ended: no new version (visitors coming and going
             # must not make a finished match's record, and its caches, change).
             match.save(update_fields=["spectators"])

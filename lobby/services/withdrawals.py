@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from games import events, timing
 from games.models import Challenge, Match, Presence, Seat
+from lobby.selectors import members_waiting
 from lobby.services.tables import seat_remove, table_remove
 
 STARTED_ELSEWHERE, HOST_GONE, BANNED = "started_elsewhere", "host_gone", "banned"
@@ -74,9 +75,13 @@ def hosts_gone_withdraw(*, now: datetime) -> int:
 
 def on_match_started(sender, *, match: Match, members, **kwargs) -> None:
     """``games.signals.match_started``: the members play now; nothing else of theirs
-    waits."""
+    waits. Most have nothing waiting: one read finds who has."""
+    waiting = members_waiting([member.pk for member in members])
     for member in members:
-        member_waiting_withdraw(member_id=member.pk, reason=STARTED_ELSEWHERE, now=match.started_at)
+        if member.pk in waiting:
+            member_waiting_withdraw(
+                member_id=member.pk, reason=STARTED_ELSEWHERE, now=match.started_at
+            )
 
 
 def on_member_banned(sender, *, member, **kwargs) -> None:

@@ -12,6 +12,7 @@ from accounts.events import member_group
 from games import services as games_services
 from games.models import Challenge, Match
 from lobby import services
+from lobby.selectors import members_waiting
 from tests import timeshift
 from tests.conftest import needs_services, wait_for
 
@@ -65,6 +66,21 @@ def test_a_match_that_starts_withdraws_the_members_other_tables_and_challenges(
     assert (told["reason"], told["count"]) == ("started_elsewhere", 3)
     [guest] = notices(dan_hears, "withdrawn")
     assert guest["what"] == "table"
+
+
+def test_who_has_something_waiting_is_found_in_one_read(make_member, django_assert_num_queries):
+    """What a match's start reads first: of its members, who hosts or sits at a waiting
+    table or sent a challenge that waits (the others cost nothing more)."""
+    ann, ben, cat, dan, eve = (make_member(name) for name in ("ann", "ben", "cat", "dan", "eve"))
+    now = timeshift.now()
+    table = services.table_open(host=ann, now=now, **{**TABLE, "variant": "four"})
+    services.table_join(member=cat, match_id=table.pk, now=now)  # cat sits, ann hosts
+    services.challenge_send(challenger=ben, challenged=eve, now=now, **CHALLENGE)
+    played = services.table_open(host=dan, now=now, **TABLE)
+    services.table_join(member=eve, match_id=played.pk, now=now)  # dan and eve play now
+    members = [ann.pk, ben.pk, cat.pk, dan.pk, eve.pk]
+    with django_assert_num_queries(1):
+        assert members_waiting(members) == {ann.pk, ben.pk, cat.pk}
 
 
 def test_a_host_gone_from_the_site_loses_the_waiting_tables(beat, make_member, listen):
