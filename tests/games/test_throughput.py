@@ -203,3 +203,42 @@ def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left(setting
         gate.set()
         threads.reset()
     assert ran == []
+
+
+def test_one_thread_takes_the_actions_and_a_spare_only_when_it_is_held_up(settings):
+    """``games.threads``: with ``DB_THREADS`` 2 the members' actions all run on one thread
+    while it keeps up (two threads contend for the interpreter's lock); a call queued
+    behind one that is held up (a lock wait) is taken by the spare thread."""
+    import threading
+
+    from games import threads
+
+    settings.DB_THREADS, settings.DB_STALL_MS = 2, 1000
+    threads.reset()
+    gate, started = threading.Event(), threading.Event()
+
+    def name() -> str:
+        return threading.current_thread().name
+
+    def hold() -> str:
+        started.set()
+        gate.wait(30)
+        return name()
+
+    async def scenario() -> None:
+        names = await asyncio.gather(*(threads.run(name) for _ in range(20)))
+        assert len(set(names)) == 1 and names[0].startswith("db-actions")
+        settings.DB_STALL_MS = 20  # read at each call: a held-up thread is found sooner
+        held = asyncio.ensure_future(threads.run(hold))
+        while not started.is_set():
+            await asyncio.sleep(0.001)
+        spared = await threads.run(name)  # answered while the first call is still held
+        assert spared.startswith("db-spare") and not held.done()
+        gate.set()
+        assert (await held).startswith("db-actions")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.set()
+        threads.reset()
