@@ -254,20 +254,21 @@ def table_locked(
     return match, _seats(row[split:] for row in found)
 
 
-_split: list[int] = []  # where the seats' columns begin, once checked
+_seat_split: int | None = None  # where the seats' columns begin, once checked
 
 
 def _seat_columns_from(cursor) -> int:
     """Where ``games_table_locked``'s seat columns begin, checked against Match's columns
     on the first call of the process (reading a result's description costs as much as a
     small statement)."""
-    if not _split:
+    global _seat_split
+    if _seat_split is None:
         names = [column.name for column in cursor.description]
         split = next(i for i, name in enumerate(names) if name.startswith("seat_"))
         if names[:split] != [f.column for f in fields()]:
             raise RuntimeError("games_table_locked's columns differ from Match's: add a migration")
-        _split.append(split)
-    return _split[0]
+        _seat_split = split
+    return _seat_split
 
 
 # --- the kept versions ----------------------------------------------------------------

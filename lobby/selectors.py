@@ -233,22 +233,18 @@ def waiting_count(member: User) -> int:
 
 
 def members_waiting(member_ids: list[int]) -> set[int]:
-    """Which of these members host or sit at a waiting table, or sent a challenge that
-    waits: one statement, so a match's start costs one read when nothing of theirs waits."""
+    """Which of these members host or sit at a waiting table (a host sits in seat A until
+    the table goes, as ``waiting_count`` counts), or sent a challenge that waits: one
+    statement, so a match's start costs one read when nothing of theirs waits."""
     # Unordered: SQLite takes no ORDER BY inside the parts of a UNION.
     seated = (
         Seat.objects.filter(member_id__in=member_ids, match__status=Match.Status.WAITING)
         .order_by()
         .values_list("member_id", flat=True)
     )
-    hosting = (
-        Match.objects.filter(created_by_id__in=member_ids, status=Match.Status.WAITING)
-        .order_by()
-        .values_list("created_by_id", flat=True)
-    )
     challenging = (
         Challenge.objects.filter(challenger_id__in=member_ids, status=Challenge.Status.PENDING)
         .order_by()
         .values_list("challenger_id", flat=True)
     )
-    return set(seated.union(hosting, challenging))
+    return set(seated.union(challenging))
