@@ -7,7 +7,6 @@ from datetime import datetime
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.contrib.sessions.models import Session
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
@@ -25,10 +24,6 @@ from accounts.moderation import MODERATORS_GROUP
 
 #: where a visitor's theme is kept (members keep theirs on their row)
 THEME_COOKIE_NAME = "theme"
-
-
-def member_session_valid(session_key: str, now: datetime) -> bool:
-    return Session.objects.filter(session_key=session_key, expire_date__gt=now).exists()
 
 
 def is_moderator(member: User) -> bool:

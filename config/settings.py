@@ -300,12 +300,9 @@ VISITOR_SOCKETS = int(os.environ.get("VISITOR_SOCKETS", "30"))
 VISITORS_PER_TABLE = int(os.environ.get("VISITORS_PER_TABLE", "300"))
 VISITOR_SOCKET_RATE = (int(os.environ.get("VISITOR_SOCKET_RATE", "3")), 10.0)
 CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
-# Members' actions over sockets run on one database thread per process, and on the other
-# DB_THREADS - 1 too when it has been held up on one call for DB_STALL_MS (0: every
-# thread always); housekeeping has a thread of its own. Beyond DB_QUEUE_LIMIT actions
-# waiting or running, a socket's request is refused at once with ``rate_limited``.
-DB_THREADS = int(os.environ.get("DB_THREADS", "2"))
-DB_STALL_MS = int(os.environ.get("DB_STALL_MS", "100"))
+# Sockets' database calls run on Django's thread for them (Channels'
+# ``database_sync_to_async``); beyond DB_QUEUE_LIMIT members' actions waiting or running
+# in a process, the next is refused at once with ``rate_limited``.
 DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
 
 # --- Members --------------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Who may do what at a table: the few functions every service and view asks."""
+"""Who may do what at a table: the few functions every service and view asks.
+
+A change at a table locks the match row first (``locked_table``): whoever holds the lock
+decides, and everyone else waits for it, whatever process they run in.
+"""
 
 from __future__ import annotations
 
@@ -11,25 +15,28 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
-from games import store
 from games.errors import Revoked, TableError
 from games.models import Match, Seat
 from games.state import SeatRow
 
+# A seat's columns as ``SeatRow`` takes them, its member's name and ban joined.
+SEAT_COLUMNS = (
+    "seat",
+    "member_id",
+    "member__username",
+    "rating",
+    "connected",
+    "absent_since",
+    "member__banned_at",
+    "member__banned_until",
+    "bot_level",
+)
 
-def seats_for(
-    match_id: int,
-    *,
-    session_key: str | None = None,
-    now: datetime | None = None,
-    password: str | None = None,
-) -> list[SeatRow]:
-    """The seats of a match in letter order: one query, no whole member rows. With
-    ``session_key`` each row also says whether that session is still valid (and, with
-    ``password``, whether the member's password and active flag are still what the socket
-    opened with), so a player's standing is read with the seats, not by a query of its
-    own."""
-    return store.seats_read(match_id, session_key=session_key, now=now, password=password)
+
+def seats_for(match_id: int) -> list[SeatRow]:
+    """The seats of a match in letter order: one query, no whole member rows."""
+    rows = Seat.objects.filter(match_id=match_id).order_by("seat").values_list(*SEAT_COLUMNS)
+    return [SeatRow(*row) for row in rows]
 
 
 def seat_of(seats: list[SeatRow], user: Any) -> int | None:
@@ -44,15 +51,12 @@ def seat_of(seats: list[SeatRow], user: Any) -> int | None:
 
 def player_seat_or_error(seats: list[SeatRow], user: Any, *, now: datetime | None = None) -> int:
     """The seat of a player who may act at this table now; raises ``not_a_player``
-    otherwise, and ``Revoked`` for a banned member or a session that ended (read with the
-    seats by ``seats_for``)."""
+    otherwise, and ``Revoked`` for a member banned by ``now`` (read with the seats)."""
     if user is None or not user.is_authenticated:
         raise TableError("not_a_player", _("Log in and take a seat to play."))
     row = next((row for row in seats if row.member_id == user.pk), None)
     if row is None:
         raise TableError("not_a_player", _("You are not playing at this table."))
-    if not row.session_ok:
-        raise Revoked(member_events.CLOSE_SESSION_ENDED)
     if now is not None and row.banned(now):
         raise Revoked(member_events.CLOSE_BANNED)
     return row.seat
@@ -64,24 +68,17 @@ def can_moderate(user: Any) -> bool:
     )
 
 
-def locked_table(
-    match_id: int,
-    *,
-    session_key: str | None = None,
-    now: datetime | None = None,
-    password: str | None = None,
-) -> tuple[Match, list[SeatRow]]:
-    """``locked_match`` and ``seats_for`` together (one statement on PostgreSQL)."""
-    match, seats = store.table_locked(match_id, session_key=session_key, now=now, password=password)
-    if match is None:
-        raise TableError("not_found", _("This table does not exist."))
-    return match, seats
+def locked_table(match_id: int) -> tuple[Match, list[SeatRow]]:
+    """``locked_match`` and ``seats_for`` together: the seats are read after the lock, so
+    they are as the lock's previous holder committed them."""
+    match = locked_match(match_id)
+    return match, seats_for(match_id)
 
 
 def locked_match(match_id: int) -> Match:
-    """The match row locked for the rest of the transaction (every change takes it). The
-    seats are read apart (``seats_for``), without their members' rows."""
-    match = store.match_read(match_id, lock=True)
+    """The match row locked for the rest of the transaction (every change takes it), all
+    but its board (game 1's start, read only when a match is created)."""
+    match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
     return match

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
+from games.engine.match import MatchState
 
 SEAT_LETTERS = "ABCD"
 
@@ -113,6 +114,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.variant}"
+
+    def engine_state(self) -> MatchState:
+        """The engine's state of the match as stored (``state``), parsed."""
+        return MatchState.from_dict(self.state)
 
 
 class Seat(models.Model):

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Prefetch
 
-from games import protocol, state, store, timing
+from games import protocol, state, timing
 from games.access import seats_for
 from games.engine import replay
 from games.engine.clock import Clock, parse_preset
@@ -23,7 +23,8 @@ CHAT_HISTORY = 100
 
 
 def match_for_table(match_id: int) -> Match | None:
-    return store.match_read(match_id)
+    """A match as a table shows it: all but its board (game 1's start, in its state)."""
+    return Match.objects.defer("board").filter(pk=match_id).first()
 
 
 def _tables(match_id: int | None, token: str | None):
@@ -49,7 +50,7 @@ def waiting_seats(match: Match) -> list[Seat]:
 
 def table_message(match: Match, *, now: datetime | None = None):
     """(engine state, seats, public state) of a match that has started."""
-    engine_state = store.engine_state(match)
+    engine_state = match.engine_state()
     changes = None
     if match.rated and match.status == Match.Status.FINISHED:
         changes = match_rating_changes(match.pk)
@@ -103,7 +104,14 @@ def chat_history(match_id: int, *, player: bool, viewer: int | None = None) -> l
     """The latest messages a socket may see, oldest first (players never see
     spectators-only chat, the member ``viewer`` not the chat of the members they
     blocked)."""
-    latest = store.chat_rows(match_id, player=player, limit=CHAT_HISTORY, viewer=viewer)
+    lines = ChatMessage.objects.filter(match_id=match_id)
+    if player:
+        lines = lines.exclude(audience=ChatMessage.Audience.SPECTATORS)
+    if viewer is not None:
+        lines = lines.exclude(author__blocked_by__blocker_id=viewer)
+    latest = lines.order_by("-created_at", "-id").values_list(
+        "id", "author__username", "text", "created_at", "audience"
+    )[:CHAT_HISTORY]
     return [
         protocol.chat(pk, name, text, at, audience == ChatMessage.Audience.SPECTATORS)
         for pk, name, text, at, audience in reversed(latest)

@@ -1,34 +1,51 @@
-"""What every socket of the site shares: presence, the member's current standing, a
-rate limit, errors in the person's language, and the close codes of docs/protocol.md.
+"""What every socket of the site shares: who its member is and whether they may still
+act, presence, a rate limit, errors in the person's language, and the close codes of
+docs/protocol.md.
 
 A subclass says which table it serves (``table_id``, None elsewhere), what to do once
-open (``opened``) and how to handle a parsed message (``handle``). Services run through
-``act``: on a database thread, after re-reading the member's standing, with the events
-they cause sent afterwards from this event loop.
+open (``opened``) and how to handle a parsed message (``handle``). Every service runs
+through ``act``: the member's standing is checked (``standing``), the service runs on
+Django's thread for database work (Channels' ``database_sync_to_async``), and the
+events it committed are sent from this event loop afterwards.
 """
 
 from __future__ import annotations
 
-import copy
+import asyncio
 import json
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.auth import get_user
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
-from games import events, protocol, services, threads, timers, timing
+from games import events, protocol, services, timers, timing
 from games.errors import Revoked, TableError
 
 logger = logging.getLogger(__name__)
+
+#: members' actions waiting for or on the database in this process; beyond
+#: ``DB_QUEUE_LIMIT`` an action is refused at once (``rate_limited``) instead of queueing
+#: for seconds. Made on first use, so settings are read then.
+_actions: asyncio.Semaphore | None = None
+
+
+def _action_slots() -> asyncio.Semaphore:
+    global _actions
+    if _actions is None:
+        _actions = asyncio.Semaphore(settings.DB_QUEUE_LIMIT)
+    return _actions
 
 
 class RateWindow:
@@ -60,41 +77,44 @@ class Opening:
 class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
     opened_ok = False
+    member = None
+    session_key: str | None = None
 
-    # --- dispatch ----------------------------------------------------------------------
+    # --- who acts ------------------------------------------------------------------------
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Call the handler a message's type names, by Channels' documented rule ("a.b"
-        calls ``a_b``). Channels' own ``dispatch`` first closes stale database
-        connections on its sync thread, a hop to a thread for every frame and every
-        group message; these sockets never touch the database on the event loop, and
-        every call on the database threads closes stale connections after itself
-        (``games.threads``), so the hop would only cost (about a sixth of a saturated
-        process's CPU, docs/performance.md)."""
-        name = message["type"].replace(".", "_")
-        handler = None if name.startswith("_") else getattr(self, name, None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+    async def standing(self):
+        """The socket's member as their session says now, or None for a visitor; raises
+        ``Revoked`` when the session no longer authenticates them (a logout, a changed
+        password, a deactivated account: Channels' ``get_user`` checks it as Django does)
+        or they are banned. Checked as the socket opens and before every action."""
+        if not self.session_key:
+            return None
+        session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
+        user = await get_user({**self.scope, "session": session})
+        if not user.is_authenticated or user.pk != self.scope["user"].pk:
+            raise Revoked(member_events.CLOSE_SESSION_ENDED)
+        if user.is_banned(timing.now()):
+            raise Revoked(member_events.CLOSE_BANNED)
+        return user
 
     # --- opening and closing -----------------------------------------------------------
 
     async def connect(self) -> None:
-        self.member, self.session_key = None, None
         self.language = self._language()
         self.rate = RateWindow(*settings.SOCKET_RATE)
         self.seen = timing.now()
         await self.accept()
+        user, session = self.scope.get("user"), self.scope.get("session")
+        if user is not None and user.is_authenticated and session is not None:
+            self.session_key = session.session_key
         table = self.scope["url_route"]["kwargs"].get("match_id")
         if table is not None:
             timers.socket_opened(table)  # the table's timers here live while it has sockets
         refresh = self._refresh_at_open()
-        # A socket with a session opens before anything else; a crowd of cookie-less
-        # sockets opens with the housekeeping, never ahead of the members' actions.
-        session = self.scope.get("session")
-        urgent = bool(session is not None and session.session_key)
         try:
-            opening = await threads.run_unbounded(self._open, refresh, urgent=urgent)
+            self.member = await self.standing()
+            self.language = self._language()
+            opening = await database_sync_to_async(self._open)(refresh)
         except TableError as failure:
             if table is not None:
                 timers.socket_closed(table)
@@ -107,10 +127,9 @@ class MemberSocket(AsyncWebsocketConsumer):
             await self.channel_layer.group_add(
                 member_events.member_group(self.member.pk), self.channel_name
             )
-            if self.session_key:
-                await self.channel_layer.group_add(
-                    member_events.session_group(self.session_key), self.channel_name
-                )
+            await self.channel_layer.group_add(
+                member_events.session_group(self.session_key), self.channel_name
+            )
         await self.opened(opening)
         await events.flush(opening.box)
         if self.table_id is not None and not refresh:
@@ -136,11 +155,9 @@ class MemberSocket(AsyncWebsocketConsumer):
         return False
 
     def _open(self, refresh: bool) -> Opening:
-        """Everything a socket reads as it opens, in one call on a database thread: the
-        member's standing (a banned member is turned away), the page's own reads
-        (``_find``, ``_first``), and the socket counted."""
+        """Everything a socket reads as it opens, in one database call: the page's own
+        reads (``_find``, ``_first``), and the socket counted."""
         now = timing.now()
-        self._identify(now)
         self._find()
         seat = services.socket_open(
             channel_name=self.channel_name,
@@ -155,21 +172,6 @@ class MemberSocket(AsyncWebsocketConsumer):
             if refresh:
                 services.presence_refresh(match_id=self.table_id, now=now)
         return Opening(seat, box, self._first(seat, box))
-
-    def _identify(self, now) -> None:
-        """The member Channels' ``AuthMiddleware`` found for the session (an expired
-        session, a changed password or a deactivated account give none); a banned member
-        is turned away."""
-        user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            if user.is_banned(now):
-                raise Revoked(member_events.CLOSE_BANNED)
-            # The member itself, not Channels' lazy wrapper: every attribute read of a
-            # wrapper is a call (``LazyObject``'s copy protocol hands back the object).
-            self.member = copy.copy(user)
-            self.session_key = self.scope["session"].session_key
-            self.password = user.password  # what each action checks the member still has
-            self.language = self._language()
 
     def _find(self) -> None:
         """Find what the socket serves (``table_id``); ``TableError`` if it does not exist."""
@@ -188,13 +190,12 @@ class MemberSocket(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(
                 member_events.member_group(self.member.pk), self.channel_name
             )
-            if self.session_key:
-                await self.channel_layer.group_discard(
-                    member_events.session_group(self.session_key), self.channel_name
-                )
+            await self.channel_layer.group_discard(
+                member_events.session_group(self.session_key), self.channel_name
+            )
         try:
-            await threads.run_unbounded(
-                services.socket_close, channel_name=self.channel_name, now=timing.now()
+            await database_sync_to_async(services.socket_close)(
+                channel_name=self.channel_name, now=timing.now()
             )
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing socket %s", self.channel_name)
@@ -214,32 +215,10 @@ class MemberSocket(AsyncWebsocketConsumer):
         """The member's password or active flag changed (``accounts.events``): this
         socket's session still authenticates the member (the one that changed the
         password), or the socket closes as at a logout."""
-        if self.member is None or not self.session_key:
-            return
-        password = await threads.run_unbounded(self._standing)
-        if password is None:
-            await self.close(code=member_events.CLOSE_SESSION_ENDED)
-        else:
-            self.password = password
-
-    def _standing(self) -> str | None:
-        """The member's password now, if this socket's session still authenticates them
-        (as Django checks a request's: the session's hash of the password), else None."""
-        from importlib import import_module
-
-        from django.contrib.auth import HASH_SESSION_KEY
-        from django.utils.crypto import constant_time_compare
-
-        from accounts.models import User
-
-        member = User.objects.filter(pk=self.member.pk, is_active=True).first()
-        session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
-        kept = session.get(HASH_SESSION_KEY)
-        if member is None or not kept:
-            return None
-        if not constant_time_compare(kept, member.get_session_auth_hash()):
-            return None
-        return member.password
+        try:
+            await self.standing()
+        except Revoked as revoked:
+            await self.close(code=revoked.close_code)
 
     async def socket_close(self, event: dict[str, Any]) -> None:
         """The member was banned, deleted their account or logged out (accounts.events)."""
@@ -280,23 +259,27 @@ class MemberSocket(AsyncWebsocketConsumer):
         raise TableError("not_allowed", _("That is not possible here or now."))
 
     async def act(self, function: Callable[..., Any] | None, **kwargs: Any) -> Any:
-        """Run a service on a database thread and send what it caused once it committed.
-        The service re-reads the member's standing with the rows it locks (the socket's
-        session is passed on), so a ban or a logout a moment ago already counts."""
+        """Run a service for the socket's member (``user``, as ``standing`` finds them now)
+        and send what it caused once it committed. ``function`` None: a sync or a ping,
+        which only keeps the socket present."""
         now = timing.now()
         touch = (now - self.seen).total_seconds() > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
             self.seen = now
-        if function is None:  # a sync or a ping: at most the presence, as housekeeping
+        if function is None:
             if touch:
-                await threads.run_unbounded(
-                    services.socket_seen, channel_name=self.channel_name, now=now
+                await database_sync_to_async(services.socket_seen)(
+                    channel_name=self.channel_name, now=now
                 )
             return None
-        if self.member is not None:
-            kwargs["session_key"] = self.session_key or ""
-            kwargs["password"] = self.password
-        result, box, refused = await threads.run(self._act, function, kwargs, touch)
+        slots = _action_slots()
+        if slots.locked():
+            raise TableError("rate_limited", _("The server is busy; try again in a moment."))
+        async with slots:
+            user = await self.standing()
+            result, box, refused = await database_sync_to_async(self._act)(
+                function, {**kwargs, "user": user}, touch
+            )
         await events.flush(box)
         if refused is not None:
             raise refused

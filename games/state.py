@@ -21,8 +21,8 @@ from games.models import SEAT_LETTERS, Match
 
 
 class SeatRow(NamedTuple):
-    """A seat as tables need it, read without the member's whole row. The member's ban,
-    and whether the session acting now is still valid, come with it (``access``)."""
+    """A seat as tables need it, read without the member's whole row (``access.seats_for``);
+    the member's ban comes with it."""
 
     seat: int
     member_id: int | None
@@ -32,7 +32,6 @@ class SeatRow(NamedTuple):
     absent_since: datetime | None
     banned_at: datetime | None = None
     banned_until: datetime | None = None
-    session_ok: bool = True
     bot_level: int | None = None  # the computer plays this seat
 
     def banned(self, now: datetime) -> bool:

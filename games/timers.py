@@ -1,6 +1,10 @@
 """What a web process does later by itself, on its event loop, for the tables its
 sockets serve; a table's timers are dropped when its last socket here closes.
 
+``_tables`` is the one mutable module-level container of the web process: timers live
+on its event loop and die with it. Nothing else depends on them: the beat sweeps and the
+scheduled Celery tasks do the same work for tables nobody here serves.
+
 - **Presence**, throttled per table: the first change after a quiet second is refreshed
   at once, later ones together a second after the last refresh, so 400 sockets opening
   cost a handful of states, not 400.
@@ -18,9 +22,10 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import events, services, store, threads, timing
+from games import events, services, timing
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +62,6 @@ def _drop_if_unused(match_id: int, table: _Table) -> None:
     if table.deadline_timer is not None:
         table.deadline_timer.cancel()
     del _tables[match_id]
-    store.forget(match_id)
 
 
 def tables_watched() -> int:
@@ -95,8 +99,7 @@ def _refresh_later(match_id: int) -> None:
 
 
 def _start_refresh(match_id: int) -> None:
-    """A refresh under way keeps the table's entry (and what the process keeps of it)
-    until it has committed."""
+    """A refresh under way keeps the table's entry until it has committed."""
     table = _tables.setdefault(match_id, _Table())
     table.refreshing += 1
     asyncio.get_running_loop().create_task(_refresh(match_id, table))
@@ -104,7 +107,7 @@ def _start_refresh(match_id: int) -> None:
 
 async def _refresh(match_id: int, table: _Table) -> None:
     try:
-        box = await threads.run_unbounded(refresh_captured, match_id)
+        box = await database_sync_to_async(refresh_captured)(match_id)
         await events.flush(box)
     except Exception:
         logger.exception("presence refresh of table %s failed", match_id)
@@ -147,7 +150,7 @@ def _deadline_due(match_id: int, deadline: str) -> None:
 
 async def _tick(match_id: int, deadline: str) -> None:
     try:
-        box = await threads.run_unbounded(tick_captured, match_id, deadline)
+        box = await database_sync_to_async(tick_captured)(match_id, deadline)
         await events.flush(box)
     except Exception:
         logger.exception("deadline of table %s failed", match_id)

@@ -19,8 +19,7 @@ bash config/prerequisites.sh test
 # worker's and the web processes' own connections. Tests marked postgres are skipped there.
 SQLITE_PASS=(
   tests/games/test_services.py
-  tests/games/test_store.py
-  tests/games/test_kept_move.py
+  tests/games/test_move_path.py
   tests/games/test_move_cost.py
   tests/games/test_concurrency.py
   tests/games/test_throughput.py

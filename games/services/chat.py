@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
 from accounts.models import User
-from accounts.selectors import member_session_valid
 from games import events, protocol
 from games.access import seat_of, seats_for
 from games.errors import Revoked, TableError
@@ -25,14 +24,11 @@ def chat_post(
     user: User | None,
     text: str,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> ChatMessage:
     """Post a chat message. During rated matches spectators chat among themselves.
 
     The member's row is read afresh and locked: a mute or ban set a moment ago counts, and
-    two sockets of one member take turns for the rate limit (a sliding window). With
-    ``session_key`` (a socket's), a session that ended chats no more."""
+    two sockets of one member take turns for the rate limit (a sliding window)."""
     if user is None or not user.is_authenticated:
         raise TableError("not_allowed", _("Log in to chat."))
     text = check_text(text)
@@ -40,10 +36,6 @@ def chat_post(
         member = User.objects.select_for_update().filter(pk=user.pk, is_active=True).first()
         if member is None:
             raise Revoked(member_events.CLOSE_ACCOUNT_DELETED)
-        if session_key is not None and not member_session_valid(session_key, now):
-            raise Revoked(member_events.CLOSE_SESSION_ENDED)
-        if password is not None and member.password != password:
-            raise Revoked(member_events.CLOSE_SESSION_ENDED)  # changed since the socket opened
         if member.is_banned(now):
             raise Revoked(member_events.CLOSE_BANNED)
         if member.is_chat_muted(now):

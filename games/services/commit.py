@@ -17,13 +17,13 @@ from functools import partial
 
 from django.db import transaction
 
-from games import events, store, timing
+from games import events, timing
 from games import state as public
 from games.engine import VARIANTS
 from games.engine.clock import Clock
 from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
 from games.errors import from_engine
-from games.models import Game, Match
+from games.models import Game, Match, Move
 from games.services import clocks
 from games.services.analysis import analysis_queue
 from games.services.claims import claim_from
@@ -52,12 +52,11 @@ def state_commit(
     now: datetime,
     fields: set[str] = frozenset(),
     move: dict | None = None,
-    guard: store.Guard | None = None,
 ) -> Match:
     """Store the engine's new state with its record (games), the clock, the turn's start,
     the next deadline and the version; the computer's seats are ready for the next game
-    at once, and its turn is handed to the ``bots`` queue. ``move``: the ``Move`` row to
-    store with it; ``guard``: the match is a kept version, not locked (``store.Guard``)."""
+    at once, and its turn is handed to the ``bots`` queue. ``move``: the ``Move`` row's
+    fields, stored with it."""
     bots = [row.seat for row in seats if row.bot_level]
     for seat in bots:
         if new.status == BETWEEN_GAMES and seat not in new.ready and seat not in new.out:
@@ -118,7 +117,6 @@ def state_commit(
         fields=changed,
         previous_deadline=previous_deadline,
         move=move,
-        guard=guard,
     )
     if new.status == PLAYING and new.current.position.to_move in bots:
         game = new.current
@@ -135,16 +133,12 @@ def match_bump(
     fields: set[str] = frozenset(),
     previous_deadline: datetime | None = None,
     move: dict | None = None,
-    guard: store.Guard | None = None,
 ) -> Match:
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
-    deadline comes). The state is built before the save, so nothing after it can fail;
-    what is to happen after commit is registered after the save, which may be the whole
-    transaction (``store.guarded``). ``guard``: saved only if the row is still at the
-    version the match was kept at."""
+    deadline comes). The state is built before the save, so nothing after it can fail."""
     tick = match.deadline != previous_deadline and clocks.tick_due_set(match, now)
-    match.version += 1  # the row is locked (or the save is guarded): no lost update
+    match.version += 1  # the row is locked: no lost update
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     message = public.build(
@@ -164,9 +158,10 @@ def match_bump(
         berserks=public.berserkers(match, state) if match.arena_id is not None else frozenset(),
     )
     changed = {*fields, "version", "updated_at", *(["tick_due"] if tick else [])}
-    store.match_save(match, changed, move=move, guard=guard)
+    match.save(update_fields=changed)
+    if move is not None:
+        Move.objects.create(**move)
     transaction.on_commit(partial(events.table_changed, match.pk, event))
-    transaction.on_commit(store.remember(match, state, seats))
     if tick:
         transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
     return match

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AuditEntry, User
 from accounts.services import audit_record
-from games import events, store, timing
+from games import events, timing
 from games import state as public
 from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine.clock import Clock
@@ -29,15 +29,13 @@ def match_claim(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """An opponent claims the match when the seat to move has abandoned it (SPEC §3): no
     present socket for a minute, or at a no-clock table no move for five minutes."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=now)
-        state = store.engine_state(match)
+        state = match.engine_state()
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         claim_at = claim_from(match, state, seats, clock)
         absent = state.current.position.to_move if state.status == PLAYING else None
@@ -61,7 +59,7 @@ def match_abort(*, match_id: int, now: datetime, by: User | None = None, reason:
         match = locked_match(match_id)
         if match.status not in ACTIVE:
             raise TableError("not_allowed", _("Only a match being played can be aborted."))
-        state = store.engine_state(match)
+        state = match.engine_state()
         audit_record(
             action=AuditEntry.Action.ABORT,
             by=by,
@@ -77,15 +75,13 @@ def match_abort_unplayed(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """A player aborts the match before their side has moved in game 1 (SPEC §3, the
     Abort button): no result, no rating. Afterwards ``not_allowed``."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=now)
-        state = store.engine_state(match)
+        state = match.engine_state()
         if not state.can_abort or state.side_moved(seat):
             raise TableError(
                 "not_allowed", _("A match can be aborted only before your first move.")
@@ -98,15 +94,13 @@ def match_berserk(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """An arena player goes berserk before their first move of game 1 (SPEC §12): half
     their bank, no increment for them in this match; both sides see it."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=now)
-        state = store.engine_state(match)
+        state = match.engine_state()
         if seat not in public.berserkers(match, state):
             raise TableError(
                 "not_allowed",
@@ -129,7 +123,7 @@ def member_matches_end(*, member_id: int, now: datetime) -> int:
         with transaction.atomic():
             match, seats = locked_table(match_id)
             seat = next((row.seat for row in seats if row.member_id == member_id), None)
-            state = store.engine_state(match)
+            state = match.engine_state()
             if seat is None or match.status not in ACTIVE or seat in state.out:
                 continue
             new = state.abort(forced=True) if state.can_abort else state.resign_match(seat)
@@ -143,13 +137,11 @@ def rematch_offer(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """Offer or accept a rematch; when every player accepts within the window a new match
     with the same variant, clock and seats (a new board) starts."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status != Match.Status.FINISHED:
             raise TableError("not_allowed", _("A rematch can be offered once the match is over."))
@@ -186,7 +178,7 @@ def rematch_offer(
                 practice=match.practice,
             )
             fields.add("rematch")
-        return match_bump(match, seats, store.engine_state(match), now=now, fields=fields)
+        return match_bump(match, seats, match.engine_state(), now=now, fields=fields)
 
 
 def rematch_lapse(*, match_id: int, now: datetime) -> bool:
@@ -207,7 +199,7 @@ def rematch_lapse(*, match_id: int, now: datetime) -> bool:
         match_bump(
             match,
             seats,
-            store.engine_state(match),
+            match.engine_state(),
             now=now,
             fields={"rematch_offered_at", "rematch_accepted"},
         )
@@ -255,4 +247,4 @@ def table_refresh(*, match_id: int, now: datetime) -> Match:
         match = locked_match(match_id)
         if not match.state:
             return match
-        return match_bump(match, seats_for(match_id), store.engine_state(match), now=now)
+        return match_bump(match, seats_for(match_id), match.engine_state(), now=now)

@@ -1,11 +1,8 @@
 """Playing: a move, the computer's move, ready for the next game, resigning.
 
 Each function is one transaction that locks the match row (``access.locked_table``),
-asks the engine and stores what it returned (``commit.state_commit``). The one exception
-is the move a socket makes from the version this process committed last: it is worked
-out from what the process kept and saved on condition that the row is still at that
-version (``store.Guard``), without the lock; when that condition fails, the move takes
-the lock like any other.
+asks the engine once and stores what it returned (``commit.state_commit``); the events
+go out after the commit. There is no other way to change a table.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import store, timing
+from games import timing
 from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
@@ -35,55 +32,17 @@ def move_play(
     ply: int,
     color: int | str,
     received_at: datetime,
-    session_key: str | None = None,
-    version: int | None = None,
-    password: str | None = None,
 ) -> Match:
     """Play ``color`` for the user's seat if ``ply`` is the number of moves already played
     in the current game; otherwise ``stale`` and nothing changes. A move received after
-    the mover's time ran out is refused, and the seat is flagged instead. With
-    ``session_key`` (a socket's), a session that ended acts no more. ``version``: the
-    match's version the mover last saw; when this process committed that very version
-    last, the move is worked out from what it kept (``store.kept_table``)."""
-    if version is not None:
-        played = _play_kept(match_id, user, ply, color, received_at, session_key, version, password)
-        if played is not None:
-            return played
+    the mover's time ran out is refused, and the seat is flagged instead."""
     with transaction.atomic():
-        match, seats = locked_table(
-            match_id, session_key=session_key, now=received_at, password=password
-        )
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=received_at)
         played = _play(match, seats, seat, ply, color, received_at)
     if played is None:
         raise TableError("game_over", _("Your time ran out before the move arrived."))
     return played
-
-
-def _play_kept(
-    match_id: int,
-    user: User,
-    ply: int,
-    color: int | str,
-    received_at: datetime,
-    session_key: str | None,
-    version: int,
-    password: str | None,
-) -> Match | None:
-    """``move_play`` from the version this process kept, without the lock; None when
-    that cannot be: the lock's way then decides, refusals included (what was kept says
-    nothing of a session or a ban, and a refusal is rare)."""
-    kept = store.kept_table(match_id, version)
-    if kept is None or user is None or not user.is_authenticated:
-        return None
-    match, seats = kept
-    guard = store.Guard(version, user.pk, session_key, received_at, password)
-    try:
-        with store.guarded():
-            seat = player_seat_or_error(seats, user)
-            return _play(match, seats, seat, ply, color, received_at, guard=guard)
-    except (store.Moved, TableError):  # a revoked session too
-        return None
 
 
 def bot_move(
@@ -102,7 +61,7 @@ def bot_move(
     with transaction.atomic():
         match = locked_match(match_id)
         seats = seats_for(match_id)
-        state = store.engine_state(match)
+        state = match.engine_state()
         if (
             seats[seat].bot_level is None
             or state.status != PLAYING
@@ -125,14 +84,10 @@ def _play(
     ply: int,
     color: int | str,
     received_at: datetime,
-    *,
-    guard: store.Guard | None = None,
 ) -> Match | None:
     """A move of ``seat`` on the locked match, checked against the game and the clock.
-    None when the mover's time had run out: the seat is flagged instead. ``guard``: the
-    match is a kept version, not locked (``_play_kept``): anything but a plain move (a
-    flag, a game's end) is left to the lock's way."""
-    state = store.engine_state(match)
+    None when the mover's time had run out: the seat is flagged instead."""
+    state = match.engine_state()
     if state.status != PLAYING:
         raise TableError("game_over", _("No game is being played now."))
     game = state.current
@@ -147,14 +102,10 @@ def _play(
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     flagged = clock.flagged(at) if clock is not None else None
     if flagged is not None:
-        if guard is not None:
-            raise store.Moved
         state_commit(match, seats, state, engine_event(state.flag, flagged), now=received_at)
         return None
     new = engine_event(state.play, seat, color)
     after = new.games[game.number - 1]
-    if guard is not None and (new.status != PLAYING or new.current is not after or after.over):
-        raise store.Moved  # the game or the match ends: more than a move's statements
     clock_ms = None
     if clock is not None:
         next_seat = after.position.to_move if new.status == PLAYING else None
@@ -170,7 +121,7 @@ def _play(
         "clock_ms": clock_ms,
         "played_at": received_at,
     }
-    return state_commit(match, seats, state, new, now=received_at, move=move, guard=guard)
+    return state_commit(match, seats, state, new, now=received_at, move=move)
 
 
 def match_ready(
@@ -178,11 +129,9 @@ def match_ready(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """The player is ready for the next game; it starts when every player is."""
-    return _player_event(match_id, user, MatchState.ready_for_next, now, session_key, password)
+    return _player_event(match_id, user, MatchState.ready_for_next, now)
 
 
 def game_resign(
@@ -190,11 +139,9 @@ def game_resign(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """Give up the current game only; the next game is still played."""
-    return _player_event(match_id, user, MatchState.resign_game, now, session_key, password)
+    return _player_event(match_id, user, MatchState.resign_game, now)
 
 
 def match_resign(
@@ -202,11 +149,9 @@ def match_resign(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """Give up the match (three or four seats: leave it, the others play on)."""
-    return _player_event(match_id, user, MatchState.resign_match, now, session_key, password)
+    return _player_event(match_id, user, MatchState.resign_match, now)
 
 
 RESIGNATIONS = (MatchState.resign_game, MatchState.resign_match)
@@ -217,16 +162,14 @@ def _player_event(
     user: User,
     event: Callable,
     now: datetime,
-    session_key: str | None,
-    password: str | None = None,
 ) -> Match:
     """Lock the match, check the user is a player there, and store ``event(state, seat)``."""
     with transaction.atomic():
-        match, seats = locked_table(match_id, session_key=session_key, now=now, password=password)
+        match, seats = locked_table(match_id)
         seat = player_seat_or_error(seats, user, now=now)
         if match.status not in (*ACTIVE, Match.Status.FINISHED, Match.Status.ABORTED):
             raise TableError("not_allowed", _("The match has not started yet."))
-        state = store.engine_state(match)
+        state = match.engine_state()
         if event in RESIGNATIONS and state.can_abort:
             # Before every seat has moved in game 1 a resignation aborts the match
             # (SPEC §3): nobody gains rating from a match that was never played.

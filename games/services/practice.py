@@ -112,8 +112,6 @@ def practice_hint(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> dict | None:
     """The colour the strongest computer level would choose for the player now, and the
     cells it takes; changes nothing. Worked out on the ``bots`` queue like the computer's
@@ -123,7 +121,7 @@ def practice_hint(
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise TableError("not_found", _("This table does not exist."))
-    seats = seats_for(match_id, session_key=session_key, now=now, password=password)
+    seats = seats_for(match_id)
     seat = _practice_seat(match, seats, user, now)
     state = MatchState.from_dict(match.state)
     if state.status != PLAYING or state.current.position.to_move != seat:
@@ -185,14 +183,12 @@ def practice_takeback(
     match_id: int,
     user: User,
     now: datetime,
-    session_key: str | None = None,
-    password: str | None = None,
 ) -> Match:
     """Undo the player's last move and the computer's answer (only the player's move if
     the computer has not answered yet)."""
     with transaction.atomic():
         match = locked_match(match_id)
-        seats = seats_for(match_id, session_key=session_key, now=now, password=password)
+        seats = seats_for(match_id)
         seat = _practice_seat(match, seats, user, now)
         state = MatchState.from_dict(match.state)
         game = state.current

@@ -17,7 +17,7 @@ from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games import store, timing
+from games import timing
 from games.access import locked_table, seat_of, seats_for
 from games.errors import TableError
 from games.models import Match, Presence, Seat
@@ -53,11 +53,15 @@ def socket_open(
             _visitor_caps_check(client, match_id, _horizon(now))
             _presence_store(**opening, member_id=None, client=client)
             return seat
-        caps = (settings.SOCKETS_PER_MEMBER, settings.SOCKETS_PER_TABLE)
-        if not store.presence_open(
-            **opening, member_id=member.pk, horizon=_horizon(now), caps=caps
+        # The member's row locked: their sockets opening together take turns at the caps.
+        User.objects.filter(pk=member.pk).update(last_seen=now)
+        live = Presence.objects.filter(member=member, closed=False, last_seen__gt=_horizon(now))
+        counts = live.aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
+        if counts["anywhere"] >= settings.SOCKETS_PER_MEMBER or (
+            match_id is not None and counts["here"] >= settings.SOCKETS_PER_TABLE
         ):
             raise TableError("too_many_sockets", _("You have too many pages open."))
+        _presence_store(**opening, member_id=member.pk)
     return seat
 
 
@@ -158,7 +162,7 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             match.spectators = spectators
             changed = True
         if changed and match.state and match.status in ACTIVE:
-            match_bump(match, seats, store.engine_state(match), now=now, fields={"spectators"})
+            match_bump(match, seats, match.engine_state(), now=now, fields={"spectators"})
         elif counted:
             # A table that waits or has ended: no new version (visitors coming and going
             # must not make a finished match's record, and its caches, change).

@@ -12,7 +12,7 @@ from functools import partial
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
-from games import events, store, timing
+from games import events, timing
 from games.access import locked_table, seats_for
 from games.engine.clock import Clock
 from games.engine.match import BETWEEN_GAMES, PLAYING
@@ -49,7 +49,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             match.save(update_fields=["tick_due"])
             transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
             return False
-        state = store.engine_state(match)
+        state = match.engine_state()
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
         new = None
         if state.status == BETWEEN_GAMES:
@@ -109,7 +109,7 @@ def _deserted_end(match_id: int, horizon: datetime, now: datetime) -> bool:
             for row in people
         ):
             return False  # someone came back meanwhile
-        state = store.engine_state(match)
+        state = match.engine_state()
         unplayed = len(state.games) == 1 and state.current.ply == 0
         if match.practice or unplayed:
             new = state.abort(forced=True)

@@ -354,10 +354,10 @@ async def test_unknown_table(db, alice):
 async def test_a_tables_timers_go_with_its_last_socket_here(
     connect, fast_table, alice, bob, settings
 ):
-    """What a process keeps for a table it serves (its presence and deadline timers, the
-    version it committed) is dropped when the table's last socket there closes (with no
-    presence refresh waiting for its slot: every change refreshes at once here)."""
-    from games import store, timers
+    """What a process keeps for a table it serves (its presence and deadline timers) is
+    dropped when the table's last socket there closes (with no presence refresh waiting
+    for its slot: every change refreshes at once here)."""
+    from games import timers
 
     settings.PRESENCE_COALESCE_SECONDS = 0
     a = await connect(fast_table, alice)
@@ -372,7 +372,6 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
     await b.receive_type("state")
     watched = timers.tables_watched()
     assert watched >= 1
-    assert await sync_to_async(store.kept_table)(fast_table.pk, await version_of(fast_table))
     await a.close()
     assert timers.tables_watched() == watched  # bob's socket still serves it
     await b.close()
@@ -381,48 +380,3 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
             break
         await asyncio.sleep(0.01)
     assert timers.tables_watched() == watched - 1
-    assert (
-        await sync_to_async(store.kept_table)(fast_table.pk, await version_of(fast_table)) is None
-    )
-
-
-async def test_dispatch_calls_the_handler_its_type_names_and_nothing_private():
-    """The sockets' own dispatch keeps Channels' rule ("table.moved" calls
-    ``table_moved``) and refuses a type that names no handler or a private method."""
-    from games.sockets import MemberSocket
-
-    heard = []
-
-    class Probe(MemberSocket):
-        async def table_moved(self, message):
-            heard.append(message["version"])
-
-    probe = Probe()
-    await probe.dispatch({"type": "table.moved", "version": 7})
-    assert heard == [7]
-    for kind in ("nothing.here", "_refuse", "_open"):
-        with pytest.raises(ValueError):
-            await probe.dispatch({"type": kind})
-    assert heard == [7]
-
-
-async def test_a_stale_connection_is_closed_after_the_call_that_used_it():
-    """What Channels' dispatch would do before each message, the database threads do
-    after each call: a connection past its age is closed, never handed to the next."""
-    import time
-
-    from django.db import connections
-
-    from games import threads
-
-    used = []
-
-    def query():
-        connection = connections["default"]  # this thread's own, not the proxy
-        connection.ensure_connection()
-        connection.close_at = time.monotonic() - 1  # outlived CONN_MAX_AGE
-        used.append(connection)
-        return connection.connection is not None
-
-    assert await threads.run(query)
-    assert used[0].connection is None

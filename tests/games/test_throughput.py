@@ -99,21 +99,21 @@ async def test_a_move_after_another_processs_is_judged_against_the_row(
         await socket.close()
 
 
+@needs_services
 async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
-    settings, connect, new_table, make_member
+    own_daphne, new_table, make_member
 ):
-    settings.DB_THREADS = 1
-    settings.DB_QUEUE_LIMIT = 2
-    from games import threads
-
-    threads.reset()  # a pool and a queue of the sizes set above
+    """A process that already has ``DB_QUEUE_LIMIT`` actions waiting for the database
+    refuses the next at once (``rate_limited``); each move is stored or refused, never
+    lost or doubled."""
+    server = await sync_to_async(own_daphne)(DB_QUEUE_LIMIT=2)
     tables, sockets = [], []
     for index in range(8):
         a = await sync_to_async(make_member)(f"a{index}")
         b = await sync_to_async(make_member)(f"b{index}")
         table = await sync_to_async(new_table)("fast", [a, b])
         tables.append(table)
-        sockets.append(await connect(table, a))
+        sockets.append(await open_socket(server, table, a))
     colours = [legal_colour(await sync_to_async(position_of)(t)) for t in tables]
     moves = [{"type": "move", "color": c, "ply": 0} for c in colours]
     await asyncio.gather(*(s.send(m) for s, m in zip(sockets, moves, strict=True)))
@@ -132,113 +132,5 @@ async def test_overload_is_refused_fast_and_nothing_is_lost_or_doubled(
     for table, outcome in zip(tables, outcomes, strict=True):
         moves = await sync_to_async(Move.objects.filter(game__match=table).count)()
         assert moves == (1 if outcome == "applied" else 0)
-    threads.reset()
-
-
-def test_a_backlog_of_housekeeping_never_holds_up_a_members_action():
-    """After a flood the closing sockets and presence refreshes wait on their own pool:
-    a move is answered while they are all still held up (games.threads)."""
-    import threading
-
-    from games import threads
-
-    threads.reset()
-    gate, done = threading.Event(), []
-
-    async def scenario() -> None:
-        held = [
-            asyncio.ensure_future(threads.run_unbounded(gate.wait, 30))
-            for _ in range(5)  # the housekeeping thread is taken, four calls wait behind it
-        ]
-        await asyncio.sleep(0)
-        assert await threads.run(lambda: done.append("move") or "answered") == "answered"
-        assert not any(task.done() for task in held)
-        gate.set()
-        assert await asyncio.gather(*held) == [True] * 5
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        gate.set()
-        threads.reset()
-    assert done == ["move"]
-
-
-def test_a_call_is_answered_on_its_loop_and_skipped_once_its_waiter_left(settings):
-    """``games.threads`` hands a result or an error back to the waiting coroutine, and a
-    call whose coroutine was cancelled (its socket went away) before a thread took it
-    never runs."""
-    import threading
-
-    from games import threads
-
-    settings.DB_THREADS = 1
-    threads.reset()
-    gate, started, ran = threading.Event(), threading.Event(), []
-
-    def hold() -> bool:
-        started.set()
-        return gate.wait(30)
-
-    async def scenario() -> None:
-        busy = asyncio.ensure_future(threads.run(hold))  # the only thread is taken
-        while not started.is_set():  # until the thread runs it
-            await asyncio.sleep(0.001)
-        gone = asyncio.ensure_future(threads.run(ran.append, "gone"))
-        await asyncio.sleep(0)  # let it queue its call
-        gone.cancel()
-        while not gone.done():  # the cancel reaches the queued call within a few turns
-            await asyncio.sleep(0)
-        await asyncio.sleep(0)
-        gate.set()
-        assert await busy is True
-        assert await threads.run(lambda: "answer") == "answer"
-        with pytest.raises(ZeroDivisionError):
-            await threads.run_unbounded(lambda: 1 / 0)
-        assert gone.cancelled()
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        gate.set()
-        threads.reset()
-    assert ran == []
-
-
-def test_one_thread_takes_the_actions_and_a_spare_only_when_it_is_held_up(settings):
-    """``games.threads``: with ``DB_THREADS`` 2 the members' actions all run on one thread
-    while it keeps up (two threads contend for the interpreter's lock); a call queued
-    behind one that is held up (a lock wait) is taken by the spare thread."""
-    import threading
-
-    from games import threads
-
-    settings.DB_THREADS, settings.DB_STALL_MS = 2, 1000
-    threads.reset()
-    gate, started = threading.Event(), threading.Event()
-
-    def name() -> str:
-        return threading.current_thread().name
-
-    def hold() -> str:
-        started.set()
-        gate.wait(30)
-        return name()
-
-    async def scenario() -> None:
-        names = await asyncio.gather(*(threads.run(name) for _ in range(20)))
-        assert len(set(names)) == 1 and names[0].startswith("db-actions")
-        settings.DB_STALL_MS = 20  # read at each call: a held-up thread is found sooner
-        held = asyncio.ensure_future(threads.run(hold))
-        while not started.is_set():
-            await asyncio.sleep(0.001)
-        spared = await threads.run(name)  # answered while the first call is still held
-        assert spared.startswith("db-spare") and not held.done()
-        gate.set()
-        assert (await held).startswith("db-actions")
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        gate.set()
-        threads.reset()
+    for socket in sockets:
+        await socket.close()

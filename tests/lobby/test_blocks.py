@@ -7,8 +7,8 @@ to the member only."""
 import pytest
 
 from accounts import services as people
+from games import selectors, timing
 from games import services as table_services
-from games import store, timing
 from games.models import Challenge, ChatMessage, Match
 from lobby import services
 from tests.lobby.test_arena_play import arena, arena_matches, enter  # noqa: F401 (fixture)
@@ -150,8 +150,8 @@ def test_the_blockers_chat_history_leaves_out_the_blocked_members_lines(make_mem
     people.block(member=ben, username="ann")
 
     def history(member) -> list[str]:
-        rows = store.chat_rows(match.pk, player=True, limit=100, viewer=member.pk)
-        return [text for _, _, text, _, _ in reversed(rows)]
+        lines = selectors.chat_history(match.pk, player=True, viewer=member.pk)
+        return [line["text"] for line in lines]
 
     assert history(ben) == ["good luck", gone.text]
     assert history(cat) == ["hello", "good luck", "you are slow", gone.text]

@@ -1,15 +1,14 @@
-"""How a move is stored (``games.store``), on PostgreSQL and, in the SQLite pass of
-``make test``, on SQLite: the same outcomes whichever statement locks the row. A failed
-or refused move commits nothing and the connection goes on; a move inside a caller's
-transaction commits with it; the lock reads the state column only when this process did
-not commit that version itself."""
+"""The one path of a move (``games.services.move_play``: the match row locked, the engine
+once, the save, events after commit), on PostgreSQL and, in the SQLite pass of ``make
+test``, on SQLite. A failed or refused move commits nothing and the connection goes on; a
+move inside a caller's transaction commits with it."""
 
 import threading
 
 import pytest
 from django.db import IntegrityError, OperationalError, connection, connections, transaction
 
-from games import events, services, store
+from games import events, services
 from games.errors import TableError
 from games.models import Match, Move
 from tests.conftest import needs_services
@@ -62,26 +61,6 @@ def test_a_stale_move_rolls_back_and_the_next_one_plays(fast_table, alice, bob):
     assert refused.value.code == "stale" and fast_table.version == 2
     play(fast_table, bob, 1)
     assert fast_table.version == 3
-
-
-def test_the_lock_reads_the_state_only_when_the_process_does_not_keep_it(fast_table, alice):
-    """The lock leaves the state column out when this process committed that version;
-    when the row moved on elsewhere (a worker, another process), it is read again."""
-
-    def lock():
-        with transaction.atomic():
-            return store.table_locked(fast_table.pk, session_key=None, now=T0)
-
-    play(fast_table, alice, 0)  # this process committed it: the state is kept
-    match, seats = lock()
-    assert match.version == fast_table.version and [row.seat for row in seats] == [0, 1]
-    assert match.state == fast_table.state
-    assert store.engine_state(match).to_dict() == fast_table.state
-    # Another process stores a newer version with another state: read from the row.
-    other = {**fast_table.state, "marker": 1}
-    Match.objects.filter(pk=fast_table.pk).update(version=fast_table.version + 1, state=other)
-    match, _ = lock()
-    assert match.version == fast_table.version + 1 and match.state == other
 
 
 @pytest.mark.postgres  # lock_timeout is PostgreSQL's
