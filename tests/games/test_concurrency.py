@@ -7,7 +7,7 @@ from django.db import connection
 
 from games import services
 from games.errors import TableError
-from games.models import Match, Move
+from games.models import Move
 from tests.conftest import needs_services
 from tests.games.conftest import T0, legal_colour, position_of
 
@@ -15,11 +15,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
 
 
 @pytest.mark.parametrize("attempt", range(5))
-@pytest.mark.parametrize("kept", [False, True], ids=["locked", "kept"])
-def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
-    """Both under the lock, or both worked out from the version this process kept and
-    stored with its guard (``store.kept_table``)."""
-    version = Match.objects.get(pk=fast_table.pk).version if kept else None
+def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt):
     position = position_of(fast_table)
     legal = [c for c, reason in position.legal_colors().items() if reason is None]
     barrier = threading.Barrier(2)
@@ -36,7 +32,6 @@ def test_same_ply_twice_applies_exactly_one(fast_table, alice, attempt, kept):
                 ply=0,
                 color=colour,
                 received_at=T0,
-                version=version,
             )
             outcomes.append("applied")
         except TableError as failure:
@@ -104,16 +99,3 @@ def test_the_lock_reads_seats_as_the_previous_holder_committed_them(fast_table, 
     [seats] = found
     assert [row.connected for row in seats] == [False, False]
     assert [row.username for row in seats] == ["alice", bob.username]
-
-
-@pytest.mark.postgres
-def test_the_lock_function_returns_every_column_of_the_match():
-    """``games_table_locked`` (migration 0010) lists the match's columns itself: a column
-    added to ``Match`` needs a migration that replaces the function."""
-    from games.models import Match
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT * FROM games_table_locked(0, NULL, NULL, NULL, NULL)")
-        columns = [column.name for column in cursor.description]
-    match_columns = [f.column for f in Match._meta.concrete_fields if f.column != "board"]
-    assert [c for c in columns if not c.startswith("seat_")] == match_columns
