@@ -112,3 +112,25 @@ def test_a_connection_lost_mid_move_is_an_error_and_a_new_one_plays(fast_table, 
     assert fast_table.version == 1  # nothing was played
     play(fast_table, alice, 0)
     assert fast_table.version == 2
+
+
+@pytest.mark.postgres
+def test_the_lock_function_of_old_is_gone_and_migrating_back_restores_it():
+    """Migration games 0015 drops the stored function that once repeated the match's
+    columns; migrating back brings it back, and forward drops it again."""
+    from django.core.management import call_command
+
+    def functions() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_proc WHERE proname = %s", ["games_table_locked"]
+            )
+            return cursor.fetchone()[0]
+
+    assert functions() == 0
+    call_command("migrate", "games", "0014", verbosity=0)
+    try:
+        assert functions() == 1
+    finally:
+        call_command("migrate", "games", verbosity=0)
+    assert functions() == 0
