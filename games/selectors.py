@@ -16,7 +16,6 @@ from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
 from games.models import SEAT_LETTERS, Analysis, ChatMessage, Match, Seat
-from games.services.claims import claim_from
 from ratings.selectors import match_rating_changes
 
 CHAT_HISTORY = 100
@@ -62,7 +61,7 @@ def table_message(match: Match, *, now: datetime | None = None):
         seats,
         now=now or timing.now(),
         rating_changes=changes,
-        claim_at=claim_from(match, engine_state, seats, clock),
+        claim_at=state.claim_from(match, engine_state, seats, clock),
     )
     return engine_state, seats, message
 

@@ -30,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
-from games import events, protocol, services, timers, timing
+from games import events, protocol, services, timing
 from games.errors import Revoked, TableError
 
 logger = logging.getLogger(__name__)
@@ -107,21 +107,14 @@ class MemberSocket(AsyncWebsocketConsumer):
         user, session = self.scope.get("user"), self.scope.get("session")
         if user is not None and user.is_authenticated and session is not None:
             self.session_key = session.session_key
-        table = self.scope["url_route"]["kwargs"].get("match_id")
-        if table is not None:
-            timers.socket_opened(table)  # the table's timers here live while it has sockets
         refresh = self._refresh_at_open()
         try:
             self.member = await self.standing()
             self.language = self._language()
             opening = await database_sync_to_async(self._open)(refresh)
         except TableError as failure:
-            if table is not None:
-                timers.socket_closed(table)
             await self._refuse(failure)
             return
-        if table is None and self.table_id is not None:  # a private table, by its token
-            timers.socket_opened(self.table_id)
         self.opened_ok = True
         if self.member is not None:
             await self.channel_layer.group_add(
@@ -132,8 +125,6 @@ class MemberSocket(AsyncWebsocketConsumer):
             )
         await self.opened(opening)
         await events.flush(opening.box)
-        if self.table_id is not None and not refresh:
-            timers.presence_changed(self.table_id)  # later, with the others
 
     async def _refuse(self, failure: TableError) -> None:
         """The socket cannot open: a banned member (closed with their code), or a table
@@ -199,9 +190,6 @@ class MemberSocket(AsyncWebsocketConsumer):
             )
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing socket %s", self.channel_name)
-        if self.table_id is not None:
-            timers.presence_changed(self.table_id)
-            timers.socket_closed(self.table_id)
 
     async def member_notify(self, event: dict[str, Any]) -> None:
         """A notice for the member on whatever page this socket serves (events.member_notify)."""

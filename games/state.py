@@ -16,7 +16,7 @@ from django.utils import translation
 from games import timing
 from games.engine import Position
 from games.engine.clock import Clock
-from games.engine.match import MatchState
+from games.engine.match import PLAYING, MatchState
 from games.models import SEAT_LETTERS, Match
 
 
@@ -94,7 +94,7 @@ def build(
     claim_at: datetime | None = None,
 ) -> dict[str, Any]:
     """The public state. ``claim_at``: when the seat to move's opponents may claim the
-    match (``games.services.claims``), or None."""
+    match (``claim_from``), or None."""
     game = state.current
     position = game.position
     out = set(state.out) | set(position.out)
@@ -309,3 +309,21 @@ def personal(event: dict[str, Any], seat: int | None) -> str:
     """One socket's ``state`` frame from a group event made by ``encode``."""
     mine = event["you"]["-" if seat is None else str(seat)]
     return f'{event["body"]},"you":{mine}}}'
+
+
+def claim_from(
+    match: Match, state: MatchState, seats: list[SeatRow], clock: Clock | None
+) -> datetime | None:
+    """When the opponents of the seat to move may claim the match (SPEC §3: no present
+    socket for a minute; at no-clock tables also no move for five minutes), or None.
+    Asked by ``ending.match_claim`` and by every state a table sends (its ``claim``
+    field), so both always agree."""
+    if state.status != PLAYING or state.current.over or state.can_abort:
+        return None
+    to_move = seats[state.current.position.to_move]
+    moments = []
+    if not to_move.connected and to_move.absent_since is not None:
+        moments.append(to_move.absent_since + timing.seconds("GAME_ABANDON_SECONDS"))
+    if clock is None and match.turn_started_at is not None:
+        moments.append(match.turn_started_at + timing.seconds("GAME_IDLE_SECONDS"))
+    return min(moments) if moments else None

@@ -7,6 +7,10 @@ with its record (games), the clock, the turn's start, the next deadline and a ne
 read-back, so nothing can fail after the save) and registers the notifications to send
 after the commit. A change that leaves the engine state as it is (presence, a rematch
 offer, ratings moved) calls ``match_bump`` alone.
+
+The clock and deadline rules it applies (``clock_after``, ``deadline_next``,
+``tick_due_set``) are pure: they read the row and engine states they are given and return
+what those imply.
 """
 
 from __future__ import annotations
@@ -20,13 +24,11 @@ from django.db import transaction
 from games import events, timing
 from games import state as public
 from games.engine import VARIANTS
-from games.engine.clock import Clock
+from games.engine.clock import Clock, parse_preset
 from games.engine.match import ABORTED, BETWEEN_GAMES, FINISHED, PLAYING, MatchError, MatchState
 from games.errors import from_engine
 from games.models import Game, Match, Move
-from games.services import clocks
 from games.services.analysis import analysis_queue
-from games.services.claims import claim_from
 from games.signals import arena_match_ended
 from games.state import SeatRow
 from ratings.selectors import match_rating_changes
@@ -85,7 +87,7 @@ def state_commit(
             )
     if match.clock_state:
         clock = Clock.from_dict(match.clock_state)
-        match.clock_state = clocks.clock_after(clock, old, new, at_ms=timing.ms(now)).to_dict()
+        match.clock_state = clock_after(clock, old, new, at_ms=timing.ms(now)).to_dict()
         changed.add("clock_state")
     if new.status in (FINISHED, ABORTED) and (old is None or old.status != new.status):
         match.finished_at = now
@@ -100,11 +102,11 @@ def state_commit(
             # It leaves "being played now" (a public one) and its players are free again
             # in their followers' lobbies (any match, SPEC §14).
             transaction.on_commit(events.lobby_changed)
-    if clocks.turn_of(old) != clocks.turn_of(new):
+    if turn_of(old) != turn_of(new):
         match.turn_started_at = now if new.status == PLAYING else None
         changed.add("turn_started_at")
     previous_deadline = match.deadline
-    match.deadline = clocks.deadline_next(match, old, new, now=now)
+    match.deadline = deadline_next(match, old, new, now=now)
     if match.deadline != previous_deadline:
         changed.add("deadline")
     match.state = new.to_dict()
@@ -137,7 +139,7 @@ def match_bump(
     """Save the changed columns with a new version (and the ``move`` that changed them)
     and, after commit, send the new state (and have the worker look at the match when its
     deadline comes). The state is built before the save, so nothing after it can fail."""
-    tick = match.deadline != previous_deadline and clocks.tick_due_set(match, now)
+    tick = match.deadline != previous_deadline and tick_due_set(match, now)
     match.version += 1  # the row is locked: no lost update
     changes = match_rating_changes(match.pk) if match.rated and state.status == FINISHED else None
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
@@ -147,7 +149,7 @@ def match_bump(
         seats,
         now=now,
         rating_changes=changes,
-        claim_at=claim_from(match, state, seats, clock),
+        claim_at=public.claim_from(match, state, seats, clock),
     )
     event = public.encode(
         message,
@@ -184,3 +186,70 @@ def _hand_to_ratings(match: Match, seats: list[SeatRow], state: MatchState, *, n
             pairings=pairings,
             after_update="games.tasks.table_rated",
         )
+
+
+# --- the clock and the deadlines -----------------------------------------------------
+
+
+def clock_new(preset: str, seats: int) -> Clock:
+    """A match's clock from its preset ("3+2"): every seat's bank, the increment."""
+    bank, increment = parse_preset(preset)
+    scale = timing.clock_scale()  # 1 in production; tests run short clocks
+    return Clock(remaining_ms=(int(bank * scale),) * seats, increment_ms=int(increment * scale))
+
+
+def clock_after(clock: Clock, old: MatchState | None, new: MatchState, *, at_ms: int) -> Clock:
+    """Keep the running clock on the seat to move (SPEC §3)."""
+    if new.status != PLAYING:
+        return clock.stop(at_ms=at_ms)
+    to_move = new.current.position.to_move
+    if old is not None and len(new.games) > len(old.games):
+        return clock.start_next_game(to_move, at_ms=at_ms)
+    if clock.running != to_move:
+        return clock.switch_to(to_move, at_ms=at_ms)
+    return clock
+
+
+def turn_of(state: MatchState | None) -> tuple | None:
+    """What identifies a turn: a new one starts whenever this changes."""
+    if state is None:
+        return None
+    game = state.current
+    return (state.status, game.number, game.ply, game.position.to_move, game.over)
+
+
+def deadline_next(
+    match: Match, old: MatchState | None, new: MatchState, *, now: datetime
+) -> datetime | None:
+    """The next moment something happens by itself: the running clock's zero, the abort
+    of a match whose first moves did not come, or the start of game 2."""
+    if new.status == BETWEEN_GAMES:
+        if old is not None and old.status == BETWEEN_GAMES and match.deadline is not None:
+            return match.deadline
+        return now + timing.seconds("GAME_NEXT_GAME_SECONDS")
+    if new.status != PLAYING:
+        return None
+    moments = []
+    if match.clock_state:
+        ends = Clock.from_dict(match.clock_state).deadline_ms()
+        if ends is not None:
+            moments.append(datetime.fromtimestamp(ends / 1000, tz=now.tzinfo))
+    if new.can_abort and match.turn_started_at is not None:
+        moments.append(match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS"))
+    return min(moments) if moments else None
+
+
+def tick_due_set(match: Match, now: datetime) -> bool:
+    """Whether the worker must be asked to look at the match at its deadline (then
+    ``tick_due`` is set to it; the caller saves it and queues ``match_tick`` after
+    commit). Not when a task already comes at or before the deadline: that task queues the
+    next one (``timeouts.match_tick``), so a move that moves the deadline later, as most
+    do, queues nothing. A task that is overdue may have been lost (the broker restarted):
+    then a new one is queued."""
+    if match.deadline is None:
+        return False
+    due = match.tick_due
+    if due is not None and now < due <= match.deadline:
+        return False
+    match.tick_due = match.deadline
+    return True

@@ -19,7 +19,6 @@ from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
 from games.models import Match
-from games.services.claims import claim_from
 from games.services.commit import ACTIVE, engine_event, match_bump, state_commit
 from games.services.seating import match_create
 
@@ -37,7 +36,7 @@ def match_claim(
         seat = player_seat_or_error(seats, user, now=now)
         state = match.engine_state()
         clock = Clock.from_dict(match.clock_state) if match.clock_state else None
-        claim_at = claim_from(match, state, seats, clock)
+        claim_at = public.claim_from(match, state, seats, clock)
         absent = state.current.position.to_move if state.status == PLAYING else None
         if absent is None or _same_side(state, seat, absent):
             raise TableError("not_allowed", _("Only an opponent of the player to move can claim."))

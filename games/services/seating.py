@@ -23,7 +23,7 @@ from games.engine.clock import PRESETS
 from games.engine.match import MatchState
 from games.errors import TableError
 from games.models import Match, Seat
-from games.services import clocks
+from games.services import commit
 from games.services.commit import state_commit
 from games.signals import match_started
 from games.state import SeatRow
@@ -179,7 +179,7 @@ def match_url(match: Match) -> str:
 def _start(match: Match, seats: list[SeatRow], board: Position, *, now: datetime) -> None:
     state = MatchState.new(board, games=1 if match.format == Match.Format.SINGLE else 2)
     if match.clock:
-        match.clock_state = clocks.clock_new(match.clock, board.seats).to_dict()
+        match.clock_state = commit.clock_new(match.clock, board.seats).to_dict()
     match.started_at = now
     state_commit(match, seats, None, state, now=now, fields={"clock_state", "started_at"})
     transaction.on_commit(events.lobby_changed)

@@ -17,7 +17,7 @@ from games.access import locked_table, seats_for
 from games.engine.clock import Clock
 from games.engine.match import BETWEEN_GAMES, PLAYING
 from games.models import Match, Seat
-from games.services import clocks
+from games.services import commit
 from games.services.commit import ACTIVE, state_commit
 
 
@@ -45,7 +45,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             and match.deadline is not None
             and now < match.deadline
         ):  # the deadline moved later since: this task hands over to the next
-            clocks.tick_due_set(match, now)
+            commit.tick_due_set(match, now)
             match.save(update_fields=["tick_due"])
             transaction.on_commit(partial(events.tick_at, match.pk, match.deadline, now))
             return False

@@ -357,7 +357,7 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
     """What a process keeps for a table it serves (its presence and deadline timers) is
     dropped when the table's last socket there closes (with no presence refresh waiting
     for its slot: every change refreshes at once here)."""
-    from games import timers
+    from games import consumers
 
     settings.PRESENCE_COALESCE_SECONDS = 0
     a = await connect(fast_table, alice)
@@ -370,13 +370,13 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
         }
     )
     await b.receive_type("state")
-    watched = timers.tables_watched()
+    watched = consumers.tables_watched()
     assert watched >= 1
     await a.close()
-    assert timers.tables_watched() == watched  # bob's socket still serves it
+    assert consumers.tables_watched() == watched  # bob's socket still serves it
     await b.close()
     for _ in range(500):  # until the refresh their leaving caused has committed
-        if timers.tables_watched() == watched - 1:
+        if consumers.tables_watched() == watched - 1:
             break
         await asyncio.sleep(0.01)
-    assert timers.tables_watched() == watched - 1
+    assert consumers.tables_watched() == watched - 1
