@@ -19,6 +19,8 @@ What it measures (figures printed, never asserted; docs/performance.md keeps the
 (d) server CPU per move: the Daphne processes' CPU time over the moves played (and per
     message of each echo, over its run: what the stack itself costs on the machine of
     the day; the lean echo runs second, on the same servers);
+(e) at people's pace on two processes: 400 tables, 2-6 s of thought before each move, a
+    table's players on one process (as the proxy routes them); the round trip's p50/p99;
 and after 60 s of 200 saturated tables, the time a page and a move then take.
 
 ``--before [REV]`` (``bench/before.py``) also saturates the site at commit REV (by default
@@ -479,7 +481,7 @@ def main() -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["play", "saturated", "overload", "hint-flood", "visitor-flood"],
+        choices=["play", "people", "saturated", "overload", "hint-flood", "visitor-flood"],
         action="append",
         help="run only these phases (repeatable); all by default",
     )
@@ -503,7 +505,9 @@ def main() -> int:
         " rewrite by job)",
     )
     args = parser.parse_args()
-    phases = set(args.only or ["play", "saturated", "overload", "hint-flood", "visitor-flood"])
+    phases = set(
+        args.only or ["play", "people", "saturated", "overload", "hint-flood", "visitor-flood"]
+    )
     if args.hint_flood or args.visitor_flood:
         phases = {"hint-flood"} if args.hint_flood else set()
         phases |= {"visitor-flood"} if args.visitor_flood else set()
@@ -511,10 +515,12 @@ def main() -> int:
     sizes = [10, 50] if args.quick else [10, 50, 100, 200]
     print(f"Machine: {machine()}")
     print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    tables = prepare(max(sizes))
+    tables = prepare(PEOPLE_TABLES if "people" in phases else max(sizes))
 
     if "play" in phases:
         play_phase(tables, sizes, play_seconds)
+    if "people" in phases:
+        people_phase(tables, 40 if args.quick else 120)
     if "saturated" in phases:
         before = None
         if args.before:
@@ -546,6 +552,29 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
                 )
         finally:
             servers.stop()
+
+
+PEOPLE_TABLES = 400
+
+
+def people_phase(tables, seconds: float) -> None:
+    """(e): 400 tables at people's pace (2-6 s a move) over two processes."""
+    print(f"\n(e) at people's pace: {PEOPLE_TABLES} tables, think 2-6 s, two processes,")
+    print("a table's players on one process, pub/sub layer")
+    print("processes  tables  moves  p50 ms  p99 ms  max ms  CPU ms/move  errors")
+    servers = Servers(2, "pubsub")
+    try:
+        tables = new_tables(tables)[:PEOPLE_TABLES]
+        tally, cpu, moves = asyncio.run(play(servers, tables, (2.0, 6.0), seconds, split=False))
+        print(
+            f"{2:>9}  {len(tables):>6}  {tally.moves:>5}  "
+            f"{percentile(tally.round_trips, 0.5) * 1000:6.0f}  "
+            f"{percentile(tally.round_trips, 0.99) * 1000:6.0f}  "
+            f"{max(tally.round_trips, default=0) * 1000:6.0f}  "
+            f"{cpu * 1000 / max(moves, 1):11.2f}  {tally.errors or 0}"
+        )
+    finally:
+        servers.stop()
 
 
 def saturated_phase(
