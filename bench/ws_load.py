@@ -248,8 +248,13 @@ async def player(
     tally: Tally,
     stop_at: float,
     rng: random.Random,
+    ramp: float = 0.0,
 ) -> None:
-    """Plays one seat until ``stop_at``; follows rematches so tables stay busy."""
+    """Plays one seat until ``stop_at``; follows rematches so tables stay busy. ``ramp``:
+    the player arrives at a random moment within that many seconds (people do not all
+    open their tables in the same second)."""
+    if ramp:
+        await asyncio.sleep(rng.uniform(0, ramp))
     while time.monotonic() < stop_at:
         socket = await connect(servers.url(server_index, f"/ws/table/{match_id}/"), cookie)
         sent: dict[tuple[int, int], float] = {}
@@ -306,7 +311,7 @@ async def player(
 
 
 async def play(
-    servers: Servers, tables, think, seconds: float, *, split: bool = True
+    servers: Servers, tables, think, seconds: float, *, split: bool = True, ramp: float = 0.0
 ) -> tuple[Tally, float, float]:
     """Play for ``seconds``; returns the tally, and the servers' CPU seconds and the moves
     in the steady part (after the first quarter, when the sockets have connected).
@@ -324,7 +329,9 @@ async def play(
     watcher = asyncio.ensure_future(measure())
     await asyncio.gather(
         *(
-            player(servers, index + seat * split, match_id, cookie, think, tally, stop_at, rng)
+            player(
+                servers, index + seat * split, match_id, cookie, think, tally, stop_at, rng, ramp
+            )
             for index, (match_id, *cookies) in enumerate(tables)
             for seat, cookie in enumerate(cookies)
         )
@@ -560,12 +567,15 @@ PEOPLE_TABLES = 400
 def people_phase(tables, seconds: float) -> None:
     """(e): 400 tables at people's pace (2-6 s a move) over two processes."""
     print(f"\n(e) at people's pace: {PEOPLE_TABLES} tables, think 2-6 s, two processes,")
-    print("a table's players on one process, pub/sub layer")
+    print("a table's players on one process, arriving over the first fifth; pub/sub layer")
     print("processes  tables  moves  p50 ms  p99 ms  max ms  CPU ms/move  errors")
     servers = Servers(2, "pubsub")
     try:
         tables = new_tables(tables)[:PEOPLE_TABLES]
-        tally, cpu, moves = asyncio.run(play(servers, tables, (2.0, 6.0), seconds, split=False))
+        # The players arrive over the first fifth; round trips count from the first quarter.
+        tally, cpu, moves = asyncio.run(
+            play(servers, tables, (2.0, 6.0), seconds, split=False, ramp=seconds / 5)
+        )
         print(
             f"{2:>9}  {len(tables):>6}  {tally.moves:>5}  "
             f"{percentile(tally.round_trips, 0.5) * 1000:6.0f}  "
