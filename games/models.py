@@ -25,6 +25,7 @@ class Reason(models.TextChoices):
     DECIDED = "decided", _("decided")
     FILLED = "filled", _("the board is full")
     LAST_SIDE = "last_side", _("the others are out")
+    STALLED = "stalled", _("20 moves without a capture")
     POINTS = "points", _("on points")
     TOTALS = "totals", _("1–1, on total score")
     DRAWN = "drawn", _("drawn")

@@ -31,10 +31,15 @@ LAST_SIDE = "last_side"  # a single active side is left: every other side is out
 RESIGNED = "resigned"
 FLAGGED = "flagged"
 ABANDONED = "abandoned"
+STALLED = "stalled"  # STALL_PLIES plies in a row captured no cell
 # Why a match ended, besides the three above.
 POINTS = "points"
 TOTALS = "totals"  # 1–1 (equal points) decided on total score
 DRAWN = "drawn"
+
+#: plies in a row that capture no cell (by chain or enclosure) after which a game ends
+#: (SPEC §3, stalling): a rule of the match, not of the position
+STALL_PLIES = 20
 
 # What happened in a game besides the moves (GameState.events), named after the methods.
 EVENTS = ("resign_game", "resign_match", "flag", "abandon", "abort")
@@ -236,6 +241,8 @@ class MatchState:
         )
         if position.is_over:
             game = replace(game, winners=tuple(position.winners), reason=end_reason(position))
+        elif stalled(game.log):
+            game = replace(game, winners=top_sides(position), reason=STALLED)
         return self._with_game(game)
 
     def ready_for_next(self, seat: int) -> MatchState:
@@ -442,6 +449,9 @@ class MatchState:
         best = max((points[s], totals[s]) for s in active)
         top = tuple(s for s in active if (points[s], totals[s]) == best)
         top_sides = {_side_index(self.board, s) for s in top}
+        if self.games_planned == 1 and self.current.reason == STALLED:
+            # A single game that stalled: the match ends for the reason its game did.
+            return replace(self, status=FINISHED, winners=top, reason=STALLED)
         if len(top_sides) > 1:
             return replace(self, status=FINISHED, winners=top, reason=DRAWN)
         runner_up_points = [points[s] for s in active if s not in top]
@@ -474,6 +484,34 @@ def _replayed_log(start: Position, moves: tuple[int | str, ...]) -> tuple[tuple[
         log.append((seat, _gained(position, after, seat, colour)))
         position = after
     return tuple(log)
+
+
+def stalled(log: tuple[tuple[int, int], ...]) -> bool:
+    """Whether the last ``STALL_PLIES`` moves of a game's log all captured nothing.
+
+    >>> stalled(((0, 3),) + ((1, 0), (0, 0)) * 10), stalled(((1, 0), (0, 0)) * 9)
+    (True, False)
+    """
+    return len(log) >= STALL_PLIES and all(gained == 0 for _, gained in log[-STALL_PLIES:])
+
+
+def top_sides(position: Position) -> tuple[int, ...]:
+    """The seats of the active sides with the highest score: one side wins, several tied
+    draw (SPEC §1's ranking, for a game ended before the board decided it)."""
+    active = [
+        index
+        for index, side in enumerate(position.sides)
+        if any(seat not in position.out for seat in side)
+    ]
+    best = max(position.side_scores[index] for index in active)
+    return tuple(
+        sorted(
+            seat
+            for index in active
+            if position.side_scores[index] == best
+            for seat in position.sides[index]
+        )
+    )
 
 
 def _logged(game: GameState, seat: int | None, event: str) -> GameState:

@@ -247,3 +247,50 @@ def test_take_back_returns_the_game_to_an_earlier_move():
         state.take_back(6)
     with pytest.raises(MatchError):
         state.take_back(0)
+
+
+# --- stalling (SPEC §3) -----------------------------------------------------------------
+
+
+def play_nothing(state: MatchState, plies: int) -> MatchState:
+    """``plies`` moves that capture nothing (the free cells border each side in colours
+    5 and 6 only; 1-4 take nothing)."""
+    for _ in range(plies):
+        position = state.current.position
+        colour = next(c for c in (1, 2, 3, 4) if position.legal_colors()[c] is None)
+        state = state.play(position.to_move, colour)
+    return state
+
+
+def test_twenty_plies_without_a_capture_end_the_game_and_the_higher_score_wins():
+    state = MatchState.new(Position.from_text("square 6x1 6 AA556B 3,4 A"), games=1)
+    state = play_nothing(state, 19)
+    assert state.status == "playing" and not state.current.over
+    state = play_nothing(state, 1)
+    game = state.current
+    assert (game.reason, game.winners, game.ply) == ("stalled", (0,), 20)
+    assert not game.position.is_over  # the position does not know the rule: FPN unchanged
+    assert (state.status, state.reason, state.winners) == ("finished", "stalled", (0,))
+    assert state.points == (1.0, 0.0)
+
+
+def test_stalling_with_equal_scores_is_a_draw_and_a_capture_starts_the_count_again():
+    state = MatchState.new(Position.from_text("square 9x1 6 A5556666B 3,4 A"), games=2)
+    state = play_nothing(state, 18)
+    state = state.play(0, 5)  # A takes the three fives: the count starts again
+    state = play_nothing(state, 19)
+    assert not state.current.over and state.current.position.scores == (4, 1)
+    state = play_nothing(state, 1)
+    assert (state.games[0].reason, state.games[0].winners) == ("stalled", (0,))
+
+    even = MatchState.new(Position.from_text("square 5x1 6 A556B 3,4 A"), games=2)
+    even = play_nothing(even, 20)
+    game = even.games[0]
+    assert (game.reason, game.winners) == ("stalled", (0, 1))
+    assert even.status == "between_games" and even.points == (0.5, 0.5)
+
+
+def test_a_stalled_game_survives_the_states_round_trip():
+    state = play_nothing(MatchState.new(Position.from_text("square 6x1 6 AA556B 3,4 A")), 20)
+    again = MatchState.from_dict(state.to_dict())
+    assert again.games[0].reason == "stalled" and again == state

@@ -306,6 +306,14 @@ def check_game_reason(game, two_sides: bool) -> None:
     if game.reason in ("resigned", "flagged", "abandoned"):
         assert two_sides and position.resigned and game.winners
         return
+    if game.reason == "stalled":  # the match's rule: twenty plies captured nothing
+        assert not position.is_over and all(gained == 0 for _, gained in game.log[-20:])
+        assert (len(game.log) >= 20 and game.log[-21:][0][1] > 0) or len(game.log) == 20
+        best = max(position.side_scores[n] for n in active)
+        assert {position.side_of(seat) for seat in game.winners} == {
+            n for n in active if position.side_scores[n] == best
+        }
+        return
     assert game.reason in ("decided", "filled", "last_side"), game.reason
     assert (game.reason == "last_side") == (len(active) == 1)
     if game.reason == "filled":

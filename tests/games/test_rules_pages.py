@@ -260,3 +260,18 @@ def test_diagrams_have_text_alternatives_in_the_language(client):
 def test_table_links_its_variant_topic(client, fast_table):
     html = client.get(f"/match/{fast_table.pk}/").content.decode()
     assert 'href="/rules/fast/"' in html
+
+
+STALLING = {  # the stalling rule (SPEC §3) as each language's basics page says it
+    "en": "twenty moves in a row take no cell",
+    "bg": "двадесет поредни хода не вземат нито една клетка",
+    "el": "είκοσι συνεχόμενες κινήσεις δεν πάρουν κανένα κελί",
+    "pt": "vinte jogadas seguidas não conquistam nenhuma casa",
+    "nl": "twintig zetten op rij geen enkel vakje opleveren",
+    "es": "veinte jugadas seguidas no capturan ninguna casilla",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_basics_page_states_the_stalling_rule(client, language):
+    assert STALLING[language] in page(client, language, "basics").text

@@ -1,8 +1,9 @@
 /* How games and matches ended, in words: for the match panel, the result banners and the
    announcements read out after a move. Each comes as nodes (members' names are links)
    or, for what is only read or heard, as text. Each reason a game ends for (decided,
-   filled, last_side, resigned, flagged, abandoned; docs/protocol.md) has its own
-   sentence, "game.won.<reason>", in the page's texts. */
+   filled, last_side, stalled, resigned, flagged, abandoned; docs/protocol.md) has its
+   own sentence, "game.won.<reason>", in the page's texts, and a drawn game "game.drawn"
+   or "game.drawn.<reason>". */
 
 import { phrase } from "./phrases.js";
 import { isDraw, membersLinked, namesOf, seatIndex, sideOf } from "./seats.js";
@@ -19,7 +20,8 @@ export function halves(x) {
     default their names as links. */
 export function gameResult(state, game, texts, names = linked(state, texts)) {
   if (!game.winners.length || isDraw(state, game.winners)) {
-    return phrase(texts, "game.drawn", { number: game.number });
+    const drawn = texts.has("game.drawn." + game.reason) ? "game.drawn." + game.reason : "game.drawn";
+    return phrase(texts, drawn, { number: game.number });
   }
   const key = texts.has("game.won." + game.reason) ? "game.won." + game.reason : "game.won";
   return phrase(texts, key, { winners: names(game.winners), number: game.number });
@@ -61,6 +63,9 @@ export function result(state, texts, names = linked(state, texts)) {
       });
     case "drawn":
       return phrase(texts, "result.drawn", { score: bySide.map(halves).join("–") });
+    case "stalled":
+      if (isDraw(state, outcome.winners)) return phrase(texts, "result.stalled_drawn");
+      return phrase(texts, "result.stalled", { winners: winners() });
     case "resigned":
     case "flagged":
     case "abandoned":
