@@ -504,6 +504,9 @@ def main() -> int:
         " sockets syncing at one of them",
     )
     parser.add_argument(
+        "--people-tables", type=int, default=400, help="tables of phase (e), people's pace"
+    )
+    parser.add_argument(
         "--before",
         nargs="?",
         const=HOT_PATH,
@@ -522,12 +525,12 @@ def main() -> int:
     sizes = [10, 50] if args.quick else [10, 50, 100, 200]
     print(f"Machine: {machine()}")
     print(f"Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-    tables = prepare(PEOPLE_TABLES if "people" in phases else max(sizes))
+    tables = prepare(max(args.people_tables if "people" in phases else 0, *sizes))
 
     if "play" in phases:
         play_phase(tables, sizes, play_seconds)
     if "people" in phases:
-        people_phase(tables, 40 if args.quick else 120)
+        people_phase(tables, args.people_tables, 40 if args.quick else 120)
     if "saturated" in phases:
         before = None
         if args.before:
@@ -561,17 +564,14 @@ def play_phase(tables, sizes: list[int], play_seconds: float) -> None:
             servers.stop()
 
 
-PEOPLE_TABLES = 400
-
-
-def people_phase(tables, seconds: float) -> None:
-    """(e): 400 tables at people's pace (2-6 s a move) over two processes."""
-    print(f"\n(e) at people's pace: {PEOPLE_TABLES} tables, think 2-6 s, two processes,")
+def people_phase(tables, count: int, seconds: float) -> None:
+    """(e): ``count`` tables at people's pace (2-6 s a move) over two processes."""
+    print(f"\n(e) at people's pace: {count} tables, think 2-6 s, two processes,")
     print("a table's players on one process, arriving over the first fifth; pub/sub layer")
     print("processes  tables  moves  p50 ms  p99 ms  max ms  CPU ms/move  errors")
     servers = Servers(2, "pubsub")
     try:
-        tables = new_tables(tables)[:PEOPLE_TABLES]
+        tables = new_tables(tables[:count])
         # The players arrive over the first fifth; round trips count from the first quarter.
         tally, cpu, moves = asyncio.run(
             play(servers, tables, (2.0, 6.0), seconds, split=False, ramp=seconds / 5)

@@ -82,15 +82,20 @@ class MemberSocket(AsyncWebsocketConsumer):
 
     # --- who acts ------------------------------------------------------------------------
 
-    async def standing(self):
+    async def standing(self, *, opening: bool = False):
         """The socket's member as their session says now, or None for a visitor; raises
         ``Revoked`` when the session no longer authenticates them (a logout, a changed
         password, a deactivated account: Channels' ``get_user`` checks it as Django does)
-        or they are banned. Checked as the socket opens and before every action."""
+        or they are banned. Checked as the socket opens (``opening``: the member Channels'
+        ``AuthMiddleware`` has just found with ``get_user``) and before every action (the
+        session read afresh)."""
         if not self.session_key:
             return None
-        session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
-        user = await get_user({**self.scope, "session": session})
+        if opening:
+            user = self.scope["user"]
+        else:
+            session = import_module(settings.SESSION_ENGINE).SessionStore(self.session_key)
+            user = await get_user({**self.scope, "session": session})
         if not user.is_authenticated or user.pk != self.scope["user"].pk:
             raise Revoked(member_events.CLOSE_SESSION_ENDED)
         if user.is_banned(timing.now()):
@@ -109,7 +114,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.session_key = session.session_key
         refresh = self._refresh_at_open()
         try:
-            self.member = await self.standing()
+            self.member = await self.standing(opening=True)
             self.language = self._language()
             opening = await database_sync_to_async(self._open)(refresh)
         except TableError as failure:
