@@ -12,7 +12,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
-from django.core.cache import cache
 from django.test import Client
 
 from accounts import events as member_events
@@ -236,15 +235,16 @@ def test_the_computers_wait_in_the_queue_is_not_charged(alice):
 
 
 def test_one_computer_move_in_flight_per_table(alice):
-    from games.services.practice import bot_turn
+    from games.services.practice import bot_turn, bot_work_name
+    from games.services.underway import work_begin, work_end
 
     match = services.practice_start(
         member=alice, board="fast", level=1, member_starts=False, clock="", now=T0
     )
-    cache.set(f"bot-running:{match.pk}", 0, 60)  # another worker is at it
+    assert work_begin(bot_work_name(match.pk), now=T0, seconds=60)  # another worker is at it
     assert bot_turn(match_id=match.pk, game=1, ply=0, now=lambda: T0) is None
     assert MatchState.from_dict(fresh(match).state).current.ply == 0
-    cache.delete(f"bot-running:{match.pk}")
+    work_end(bot_work_name(match.pk))
     assert bot_turn(match_id=match.pk, game=1, ply=0, now=lambda: T0) is True
     assert MatchState.from_dict(fresh(match).state).current.ply == 1
 
