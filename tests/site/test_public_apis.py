@@ -155,6 +155,25 @@ def test_no_module_reaches_into_anothers_private_names(path):
     assert private_reaches(path) == []
 
 
+def private_imports(path: Path) -> list[str]:
+    """``from x import _y``: what a test needs of a module is a public name of it."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            found += [
+                f"{path.relative_to(ROOT)}:{node.lineno} {alias.name}"
+                for alias in node.names
+                if alias.name.startswith("_") and not alias.name.startswith("__")
+            ]
+    return found
+
+
+def test_no_test_imports_a_private_name():
+    tests = sorted((ROOT / "tests").rglob("*.py"))
+    assert len(tests) > 50
+    assert [found for path in tests for found in private_imports(path)] == []
+
+
 @pytest.mark.parametrize(
     "path",
     [p for p in sources() if str(p.relative_to(ROOT)) not in BEING_REWRITTEN],
@@ -184,6 +203,7 @@ def test_the_checks_see_what_they_look_for(tmp_path):
     saved, ROOT = ROOT, tmp_path
     try:
         assert [f.split()[1] for f in private_library_names(bad)] == ["atomic_blocks"]
+        assert [f.split()[1] for f in private_imports(bad)] == ["_hand_to_ratings"]
         assert sorted(f.split()[1] for f in private_reaches(bad)) == [
             "_hand_to_ratings",
             "connection._thread_ident",
