@@ -27,7 +27,7 @@ from accounts.services.members import member_ban, member_mute, member_warn, sanc
 REPORTS_PER_DAY = 10
 #: how long a report takes further reports of the same member
 REPORT_WINDOW = timedelta(days=1)
-#: the entries a member files (merged into a report or not)
+#: the entries a member files (merged into a report or not), per day (UTC)
 REPORTS_FILED = Limit("reports-filed", REPORTS_PER_DAY, 24 * 3600)
 
 
@@ -44,7 +44,7 @@ def report_file(
 ) -> Report:
     """``reporter`` reports the member named ``username``; returns the report it went to.
     Refused (``Refusal``) to a reporter without a verified e-mail address, for oneself,
-    for a name no member has, and past ``REPORTS_PER_DAY``."""
+    for a name no member has, and past ``REPORTS_PER_DAY`` in a day (UTC)."""
     if reason not in Report.Reason.values or len(text) > REPORT_TEXT_LIMIT:
         raise ValueError("a report needs one of the reasons and a text of at most 1000 characters")
     if not member_verified(reporter):
@@ -59,7 +59,7 @@ def report_file(
     if not REPORTS_FILED.hit(reporter.pk, now=now):
         raise Refusal(
             "rate_limited",
-            _("You have sent %(limit)d reports in the last 24 hours: please wait before the next.")
+            _("You have sent %(limit)d reports today (UTC): please wait until tomorrow.")
             % {"limit": REPORTS_PER_DAY},
         )
     report = open_report(reporter.pk, member.pk, since=now - REPORT_WINDOW)
