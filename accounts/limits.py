@@ -38,8 +38,9 @@ LOGIN_FAILED_RATE = "5/5m/ip,50/5m/key"
 
 @dataclass(frozen=True)
 class Limit:
-    """At most ``count`` actions per key in any ``seconds`` (or the figures of
-    ``setting``, read at each call).
+    """At most ``count`` actions per key in each window of ``seconds`` (or the figures
+    of ``setting``, read at each call). A window's count is kept ``seconds`` after its
+    first action, by the cache's own clock.
 
     >>> Limit("lobby-actions", 10, 60).rate()
     (10, 60.0)
