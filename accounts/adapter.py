@@ -1,13 +1,11 @@
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.db.models import Q
@@ -26,13 +24,6 @@ from accounts.views import banned_response
 # label is marked here for the site's translators.
 ALLAUTH_TEXTS = (gettext_noop("Email"),)
 
-# Failed logins (SPEC §9 hardening): per name and address, and per name alone with a
-# higher ceiling, so a stranger trying a member's name cannot lock that member out. The
-# per-address limit is allauth's own (ACCOUNT_RATE_LIMITS).
-LOGIN_FAILURES_PER_NAME_AND_ADDRESS = 5
-LOGIN_FAILURES_PER_NAME = 50
-LOGIN_FAILURES_SECONDS = 300
-
 
 @dataclass(frozen=True)
 class MailSite:
@@ -40,13 +31,6 @@ class MailSite:
 
     name: str
     domain: str
-
-
-def _failure_keys(request: HttpRequest, credentials: dict) -> tuple[str, str]:
-    login = str(credentials.get("email") or credentials.get("username") or "").lower()
-    address = request.META.get("REMOTE_ADDR", "")
-    digest = hashlib.sha256(login.encode()).hexdigest()[:32]
-    return f"login-failed:{digest}:{address}", f"login-failed:{digest}"
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -72,26 +56,11 @@ class AccountAdapter(DefaultAccountAdapter):
             )
         return username
 
-    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
-        pair, name = _failure_keys(request, credentials)
-        if (
-            cache.get(pair, 0) >= LOGIN_FAILURES_PER_NAME_AND_ADDRESS
-            or cache.get(name, 0) >= LOGIN_FAILURES_PER_NAME
-        ):
-            raise self.validation_error("too_many_login_attempts")
-        super().pre_authenticate(request, **credentials)
-
-    def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
-        for key in _failure_keys(request, credentials):
-            cache.add(key, 0, LOGIN_FAILURES_SECONDS)
-            cache.incr(key)
-        super().authentication_failed(request, **credentials)
-
     def pre_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse | None:
+        """A banned member is turned away with the reason. What allauth noted of the
+        attempt goes with the session (``flush``: nobody is logged in on it)."""
         if getattr(user, "is_banned", None) and user.is_banned():
-            from allauth.account.internal.stagekit import clear_login
-
-            clear_login(request)
+            request.session.flush()
             return banned_response(request, user)
         return super().pre_login(request, user, **kwargs)
 

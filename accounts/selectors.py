@@ -16,7 +16,6 @@ from accounts.models import (
     Follow,
     MemberWarning,
     Report,
-    ReportEntry,
     Theme,
     User,
 )
@@ -146,11 +145,6 @@ def _names(**relation: int) -> list[str]:
 
 
 # --- reports, warnings and the audit log (SPEC §14) --------------------------------------
-
-
-def reports_filed(reporter_id: int, *, since: datetime) -> int:
-    """How many reports (entries, merged or not) the member filed since ``since``."""
-    return ReportEntry.objects.filter(report__reporter_id=reporter_id, filed_at__gt=since).count()
 
 
 def open_report(reporter_id: int, member_id: int, *, since: datetime) -> Report | None:

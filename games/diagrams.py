@@ -23,7 +23,7 @@ class Diagram:
     after: Position | None = None
 
 
-def _greedy(position: Position) -> int:
+def greedy_colour(position: Position) -> int:
     """The legal colour that gains the most cells now (lowest colour on ties)."""
     legal = [c for c, reason in position.legal_colors().items() if reason is None]
     return max(legal, key=lambda c: (len(position.preview(c)), -c))
@@ -56,7 +56,7 @@ def diagram(kind: str, variant_key: str) -> Diagram:
         # least three steps of its colour.
         best = None
         for _ in range(8):
-            colour = _greedy(position)
+            colour = greedy_colour(position)
             gain = position.preview(colour)
             if best is None or len(gain) > len(best.gain):
                 best = _move(position, colour)
@@ -68,7 +68,7 @@ def diagram(kind: str, variant_key: str) -> Diagram:
         # The first greedy move whose gain holds cells of another colour: a region closed.
         fallback = None
         while not position.is_over:
-            colour = _greedy(position)
+            colour = greedy_colour(position)
             gain = position.preview(colour)
             colours = position.cell_colors()
             if any(colours[i] not in (colour, 0) for i in gain):
@@ -79,7 +79,7 @@ def diagram(kind: str, variant_key: str) -> Diagram:
     # decided: play greedily to the end; the last move decides the game.
     last = None
     while not position.is_over:
-        colour = _greedy(position)
+        colour = greedy_colour(position)
         last = _move(position, colour)
         position = last.after
     return last

@@ -36,7 +36,7 @@ class Revoked(TableError):
 
 # The engine speaks English for logs; people read these. Keys: the engine's messages
 # (fixed strings) and, for an illegal colour, the reason the engine gives.
-_ENGINE_MESSAGES = {
+ENGINE_MESSAGES = {
     "this seat is out": _("You are out of this match."),
     "it is not your turn": _("It is not your turn."),
     "there is no next game to be ready for": _("There is no next game to be ready for."),
@@ -51,7 +51,7 @@ _ENGINE_MESSAGES = {
     "the match is over": _("The match is over."),
     "this seat is already out": _("You are already out of this match."),
 }
-_ILLEGAL_MESSAGES = {
+ILLEGAL_MESSAGES = {
     "own": _("That is your own colour: choose another."),
     "opponent": _("An opponent has that colour now: choose another."),
     "palette": _("There is no such colour on this board."),
@@ -62,7 +62,7 @@ _ILLEGAL_MESSAGES = {
 
 def illegal_message(reason: str) -> Promise:
     """Why a colour cannot be chosen (the engine's reason), in words people read."""
-    return _ILLEGAL_MESSAGES.get(reason, _("You cannot choose that colour now."))
+    return ILLEGAL_MESSAGES.get(reason, _("You cannot choose that colour now."))
 
 
 def from_engine(error: MatchError) -> TableError:
@@ -71,5 +71,5 @@ def from_engine(error: MatchError) -> TableError:
     if isinstance(cause, IllegalMove):
         message = illegal_message(cause.reason)
     else:
-        message = _ENGINE_MESSAGES.get(str(error), _("That is not possible here or now."))
+        message = ENGINE_MESSAGES.get(str(error), _("That is not possible here or now."))
     return TableError(error.code, message)

@@ -365,3 +365,22 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.match_id} {self.status}"
+
+
+class WorkUnderWay(models.Model):
+    """Work that must not run twice at once (the computer's move at a table, a hint, a
+    member's tried colour; ``games.services.underway``): one row per ``name``, taken by
+    inserting it (the primary key refuses a second) and given back by deleting it. A row
+    past ``expires_at`` was left by a worker that died: it may be taken over."""
+
+    name = models.CharField(_("name"), primary_key=True, max_length=200)
+    #: what the work is on (a ply, a version, a tried position's key)
+    value = models.CharField(_("value"), max_length=200, blank=True)
+    expires_at = models.DateTimeField(_("expires"))
+
+    class Meta:
+        verbose_name = _("work under way")
+        verbose_name_plural = _("work under way")
+
+    def __str__(self) -> str:
+        return self.name

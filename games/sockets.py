@@ -15,7 +15,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -30,6 +29,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
+from accounts.limits import SOCKET_MESSAGES, VISITOR_SOCKET_MESSAGES
 from games import events, protocol, services, timing
 from games.errors import Revoked, TableError
 
@@ -46,22 +46,6 @@ def _action_slots() -> asyncio.Semaphore:
     if _actions is None:
         _actions = asyncio.Semaphore(settings.DB_QUEUE_LIMIT)
     return _actions
-
-
-class RateWindow:
-    """At most ``limit`` counted messages in any ``seconds`` (a sliding window)."""
-
-    def __init__(self, limit: int, seconds: float) -> None:
-        self.limit, self.seconds = limit, seconds
-        self.times: deque[float] = deque()
-
-    def full(self, now: float) -> bool:
-        while self.times and self.times[0] <= now - self.seconds:
-            self.times.popleft()
-        return len(self.times) >= self.limit
-
-    def add(self, now: float) -> None:
-        self.times.append(now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +90,7 @@ class MemberSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.language = self._language()
-        self.rate = RateWindow(*settings.SOCKET_RATE)
+        self.rate = SOCKET_MESSAGES
         self.seen = timing.now()
         await self.accept()
         user, session = self.scope.get("user"), self.scope.get("session")
@@ -163,7 +147,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             client=(self.scope.get("client") or (None,))[0],
         )
         if self.member is None:  # a visitor's budget of messages is smaller
-            self.rate = RateWindow(*settings.VISITOR_SOCKET_RATE)
+            self.rate = VISITOR_SOCKET_MESSAGES
         with events.capture() as box:
             if refresh:
                 services.presence_refresh(match_id=self.table_id, now=now)
@@ -221,18 +205,18 @@ class MemberSocket(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received_at = timing.now()  # a move's stamp for the clock
-        moment = time.monotonic()
+        moment = time.time()
         try:
             message = protocol.parse(text_data, bytes_data)
-            if self.rate.full(moment):
+            if self.rate.over(self.channel_name, now=moment):
                 raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
             counts = await self.handle(message, received_at)
             if counts:
-                self.rate.add(moment)
+                self.rate.hit(self.channel_name, now=moment)
         except Revoked as revoked:
             await self.close(code=revoked.close_code)
         except TableError as failure:
-            self.rate.add(moment)
+            self.rate.hit(self.channel_name, now=moment)
             await self.send_error(failure.code, failure.message)
         except Exception:
             # The frame is not logged: it is the sender's, of any size and content.

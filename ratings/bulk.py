@@ -1,16 +1,14 @@
-"""Bulk writes of a replay: many rating changes in, many player rows updated.
+"""Bulk writes of a replay: many rating changes in, many player rows updated, with the
+ORM's documented bulk operations in batches of ``BATCH`` (the same on every database).
 
-A whole scale is 100,000 matches: building a model instance per change and Django's
-``bulk_update`` (one CASE per field) cost more than the maths. On PostgreSQL the changes
-go in with COPY; player rows are updated from a VALUES list on every database.
+A whole scale is 100,000 matches (``bench/ratings.py``); the changes arrive as tuples in
+``CHANGE_COLUMNS`` order, so the replay builds no model instance until it writes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-
-from django.db import connection
 
 from ratings.models import PlayerRating, RatingChange
 
@@ -42,34 +40,11 @@ PLAYER_COLUMNS = (
     "draws",
     "losses",
 )
-_PG_TYPES = (
-    "bigint",
-    "double precision",
-    "double precision",
-    "double precision",
-    "timestamp with time zone",
-    "integer",
-    "integer",
-    "integer",
-    "integer",
-)
 BATCH = 1000
 
 
 def changes_insert(rows: Sequence[tuple]) -> None:
     """Insert rating changes given as tuples in ``CHANGE_COLUMNS`` order."""
-    if not rows:
-        return
-    if connection.vendor == "postgresql":
-        table = connection.ops.quote_name(RatingChange._meta.db_table)
-        columns = ", ".join(connection.ops.quote_name(c) for c in CHANGE_COLUMNS)
-        with (
-            connection.cursor() as cursor,
-            cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
-        ):
-            for row in rows:
-                copy.write_row(row)
-        return
     RatingChange.objects.bulk_create(
         (RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows),
         batch_size=BATCH,
@@ -80,24 +55,29 @@ PlayerRow = tuple[int, float, float, float, datetime | None, int, int, int, int]
 
 
 def players_update(rows: Sequence[PlayerRow]) -> None:
-    """Update player rows given as tuples in ``PLAYER_COLUMNS`` order (id first)."""
-    quote = connection.ops.quote_name
-    table = quote(PlayerRating._meta.db_table)
-    names = ", ".join(quote(c) for c in PLAYER_COLUMNS)
-    if connection.vendor == "postgresql":
-        placeholder = "(" + ", ".join(f"%s::{t}" for t in _PG_TYPES) + ")"
-    else:
-        placeholder = "(" + ", ".join("%s" for _ in PLAYER_COLUMNS) + ")"
-        adapt = connection.ops.adapt_datetimefield_value
-        rows = [(*row[:4], adapt(row[4]), *row[5:]) for row in rows]
-    assignments = ", ".join(f"{quote(c)} = v.{quote(c)}" for c in PLAYER_COLUMNS[1:])
-    match = f"{table}.{quote('id')} = v.{quote('id')}"
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH):
-            batch = rows[start : start + BATCH]
-            values = ", ".join([placeholder] * len(batch))
-            cursor.execute(
-                f"WITH v ({names}) AS (VALUES {values}) "
-                f"UPDATE {table} SET {assignments} FROM v WHERE {match}",
-                [value for row in batch for value in row],
-            )
+    """Update player rows given as tuples in ``PLAYER_COLUMNS`` order (id first).
+
+    An insert that meets the row's id updates it (``bulk_create`` with
+    ``update_conflicts``: one statement a batch). ``bulk_update`` writes a CASE of every
+    row's id per column, which took seconds for a scale's 2,000 players; the insert
+    carries each row's member and scale as stored, which it leaves as they are."""
+    kept = {
+        pk: (member_id, scale)
+        for pk, member_id, scale in PlayerRating.objects.filter(
+            pk__in=[row[0] for row in rows]
+        ).values_list("pk", "member_id", "scale")
+    }
+    players = []
+    for row in rows:
+        if row[0] not in kept:
+            continue  # gone since it was read: nothing to update
+        member_id, scale = kept[row[0]]
+        values = dict(zip(PLAYER_COLUMNS, row, strict=True))
+        players.append(PlayerRating(member_id=member_id, scale=scale, **values))
+    PlayerRating.objects.bulk_create(
+        players,
+        batch_size=BATCH,
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=PLAYER_COLUMNS[1:],
+    )

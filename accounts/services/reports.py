@@ -18,14 +18,17 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import Refusal
+from accounts.limits import Limit
 from accounts.models import REPORT_TEXT_LIMIT, AuditEntry, Report, ReportEntry, User
-from accounts.selectors import member_by_username, member_verified, open_report, reports_filed
+from accounts.selectors import member_by_username, member_verified, open_report
 from accounts.services.audit import audit_record
 from accounts.services.members import member_ban, member_mute, member_warn, sanction_check
 
 REPORTS_PER_DAY = 10
-#: how long a report takes further reports of the same member, and the limit's window
+#: how long a report takes further reports of the same member
 REPORT_WINDOW = timedelta(days=1)
+#: the entries a member files (merged into a report or not), per day (UTC)
+REPORTS_FILED = Limit("reports-filed", REPORTS_PER_DAY, 24 * 3600)
 
 
 @transaction.atomic
@@ -41,7 +44,7 @@ def report_file(
 ) -> Report:
     """``reporter`` reports the member named ``username``; returns the report it went to.
     Refused (``Refusal``) to a reporter without a verified e-mail address, for oneself,
-    for a name no member has, and past ``REPORTS_PER_DAY``."""
+    for a name no member has, and past ``REPORTS_PER_DAY`` in a day (UTC)."""
     if reason not in Report.Reason.values or len(text) > REPORT_TEXT_LIMIT:
         raise ValueError("a report needs one of the reasons and a text of at most 1000 characters")
     if not member_verified(reporter):
@@ -51,12 +54,12 @@ def report_file(
         raise Refusal("not_found", _("No member has that name."))
     if member.pk == reporter.pk:
         raise Refusal("not_allowed", _("You cannot report yourself."))
-    # The reporter's reports take turns: the limit and the merge each see the one before.
+    # The reporter's reports take turns: the merge sees the one before.
     User.objects.select_for_update().filter(pk=reporter.pk).exists()
-    if reports_filed(reporter.pk, since=now - REPORT_WINDOW) >= REPORTS_PER_DAY:
+    if not REPORTS_FILED.hit(reporter.pk, now=now):
         raise Refusal(
             "rate_limited",
-            _("You have sent %(limit)d reports in the last 24 hours: please wait before the next.")
+            _("You have sent %(limit)d reports today (UTC): please wait until tomorrow.")
             % {"limit": REPORTS_PER_DAY},
         )
     report = open_report(reporter.pk, member.pk, since=now - REPORT_WINDOW)

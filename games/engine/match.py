@@ -259,7 +259,7 @@ class MatchState:
         """Start game 2 (all are ready, or the wait between games is over)."""
         if self.status != BETWEEN_GAMES:
             raise MatchError("not_allowed", "there is no next game to start")
-        perm, to_move = _rotation(self.board)
+        perm, to_move = game_two_rotation(self.board)
         start = self.board.with_seats_permuted(perm, to_move)
         position = start
         for seat in self.out:
@@ -537,7 +537,7 @@ def _side_index(position: Position, seat: int) -> int:
     raise ValueError(f"seat {seat} has no side")
 
 
-def _rotation(board: Position) -> tuple[list[int], int]:
+def game_two_rotation(board: Position) -> tuple[list[int], int]:
     """Game 2's corners (SPEC §3) as (perm, first seat): perm[s] is the seat that takes
     seat s's game-1 corner, and the seat now at the bottom-left corner moves first."""
     seats = board.seats

@@ -15,7 +15,9 @@ The functions live in modules by job and are all importable from here:
 - ``practice``: the computer at practice tables, hints and takebacks;
 - ``presence``: sockets that come, send and go; ``chat``;
 - ``analysis``: the computer's review of a finished match and colours tried in it;
-- ``commit``: every change ends there, with the clock and deadline rules it applies.
+- ``commit``: every change ends there, with the clock and deadline rules it applies;
+- ``underway``: work that must not run twice at once (the computer's move, a hint, a
+  tried colour), held as a database row.
 
 The lobby's own writes (waiting tables, challenges, Play now) are in ``lobby.services``.
 """

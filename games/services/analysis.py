@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts.limits import Limit
 from accounts.models import User
 from games import events
 from games.engine import VARIANTS, Position
@@ -34,11 +35,14 @@ from games.engine.match import MatchState
 from games.engine.replay import steps
 from games.errors import TableError, illegal_message
 from games.models import SEAT_LETTERS, Analysis, Match
+from games.services.underway import work_begin, work_end, work_hand_over, work_held
 
 LIVE = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
 TRY_SECONDS = 0.8  # the search's time for one tried colour
 TRY_RUNNING_SECONDS = 10  # a try not answered by then may be asked again
 TRY_KEPT_SECONDS = 24 * 3600
+#: Analyses a member asks for (new ones: asking again is free).
+ANALYSES_ASKED = Limit("analyses-asked", 5, 3600, setting="ANALYSIS_PER_HOUR")
 
 
 def analysable(match: Match) -> bool:
@@ -102,13 +106,11 @@ def analysis_request(*, match_id: int, member: User | None, now: datetime) -> An
 
 
 def _hourly_check(member: User, now: datetime) -> None:
-    key = f"analysis-asked:{member.pk}:{int(now.timestamp() // 3600)}"
-    cache.add(key, 0, timeout=2 * 3600)
-    if cache.incr(key) > settings.ANALYSIS_PER_HOUR:
+    if not ANALYSES_ASKED.hit(member.pk, now=now):
         raise TableError(
             "rate_limited",
             _("You have asked for %(limit)d analyses this hour: ask again later.")
-            % {"limit": settings.ANALYSIS_PER_HOUR},
+            % {"limit": ANALYSES_ASKED.rate()[0]},
         )
 
 
@@ -240,16 +242,21 @@ def analysis_try(
     answer = cache.get(key)
     if answer is not None:
         return answer
-    running = f"analysis-try-running:{member.pk}"
-    if not cache.add(running, key, TRY_RUNNING_SECONDS):
-        held = cache.get(running)
+    running = try_work_name(member.pk)
+    if not work_begin(running, now=now, seconds=TRY_RUNNING_SECONDS, value=key):
+        held = work_held(running, now=now)
         if held == key:
             return None  # still being worked out
         # A worker keeps its answer a moment before it frees the member's try: a try
-        # whose answer is kept is over.
-        if held is not None and cache.get(held) is None:
+        # whose answer is kept is over, and its hold goes to this one.
+        if held is None:
+            taken = work_begin(running, now=now, seconds=TRY_RUNNING_SECONDS, value=key)
+        else:
+            taken = cache.get(held) is not None and work_hand_over(
+                running, held=held, value=key, now=now, seconds=TRY_RUNNING_SECONDS
+            )
+        if not taken:
             raise TableError("busy", _("Wait for the answer to the colour you tried before."))
-        cache.set(running, key, TRY_RUNNING_SECONDS)
     transaction.on_commit(
         lambda: events.analysis_try_wanted(member.pk, match.variant, position.to_text(), move)
     )
@@ -313,7 +320,10 @@ def analysis_try_work(*, member_id: int, variant: str, fpn: str, move: int | str
             }
         cache.set(key, answer, TRY_KEPT_SECONDS)
     finally:
-        running = f"analysis-try-running:{member_id}"
-        if cache.get(running) == key:
-            cache.delete(running)
+        work_end(try_work_name(member_id), value=key)
     return answer
+
+
+def try_work_name(member_id: int) -> str:
+    """The name a member's try in flight is under way by (``underway``): one at a time."""
+    return f"analysis-try:{member_id}"

@@ -24,6 +24,7 @@ from games.models import Match, Move, Seat
 from games.services.commit import ACTIVE, engine_event, state_commit
 from games.services.playing import bot_move
 from games.services.seating import match_create
+from games.services.underway import work_begin, work_end, work_held
 
 BOARDS = VARIANTS["practice"].boards
 HINT_LEVEL = 4
@@ -78,8 +79,8 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
     level = Seat.objects.filter(match=match, seat=seat).values_list("bot_level", flat=True).first()
     if not level:
         return False
-    running = _bot_running_key(match_id)
-    if not cache.add(running, ply, timeout=TIME_LIMIT * 10):
+    running = bot_work_name(match_id)
+    if not work_begin(running, now=began, seconds=TIME_LIMIT * 10, value=ply):
         return None
     try:
         # A new seed every move: two computers must not repeat each other forever.
@@ -89,16 +90,17 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
             match_id=match_id, seat=seat, ply=ply, color=colour, now=now(), began_at=began
         )
     finally:
-        cache.delete(running)
+        work_end(running)
 
 
-def _bot_running_key(match_id: int) -> str:
-    return f"bot-running:{match_id}"
+def bot_work_name(match_id: int) -> str:
+    """The name the computer's move at this table is under way by (``underway``)."""
+    return f"bot-move:{match_id}"
 
 
-def bot_at_work(match_id: int) -> bool:
+def bot_at_work(match_id: int, *, now: datetime) -> bool:
     """Whether the worker is working out a computer move at this table now."""
-    return cache.get(_bot_running_key(match_id)) is not None
+    return work_held(bot_work_name(match_id), now=now) is not None
 
 
 def _practice_seat(match: Match, seats, user: User, now: datetime) -> int:
@@ -126,20 +128,26 @@ def practice_hint(
     state = MatchState.from_dict(match.state)
     if state.status != PLAYING or state.current.position.to_move != seat:
         raise TableError("not_your_turn", _("A hint is for your own turn."))
-    known = cache.get(_hint_key(match_id, match.version))
+    known = hint_kept(match_id, match.version)
     if known is not None:
         return known
-    if cache.add(_hint_running_key(match_id), match.version, timeout=HINT_RUNNING_SECONDS):
+    running = _hint_work_name(match_id)
+    if work_begin(running, now=now, seconds=HINT_RUNNING_SECONDS, value=match.version):
         transaction.on_commit(partial(events.hint_wanted, match_id, match.version))
     return None
+
+
+def hint_kept(match_id: int, version: int) -> dict | None:
+    """The hint worked out for the match at ``version``, while it is kept."""
+    return cache.get(_hint_key(match_id, version))
 
 
 def _hint_key(match_id: int, version: int) -> str:
     return f"hint:{match_id}:{version}"
 
 
-def _hint_running_key(match_id: int) -> str:
-    return f"hint-running:{match_id}"
+def _hint_work_name(match_id: int) -> str:
+    return f"hint:{match_id}"
 
 
 def hint_work(*, match_id: int, version: int) -> dict | None:
@@ -160,7 +168,7 @@ def hint_work(*, match_id: int, version: int) -> dict | None:
         hint = _hint_message(position, colour)
         cache.set(_hint_key(match_id, version), hint, HINT_KEPT_SECONDS)
     finally:
-        cache.delete(_hint_running_key(match_id))
+        work_end(_hint_work_name(match_id))
     events.hint_ready(match_id, position.to_move, version, hint)
     return hint
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
+from accounts.limits import Limit
 from accounts.models import User
 from games.errors import TableError
 from lobby.selectors import waiting_count
@@ -37,14 +37,17 @@ def waiting_limit_check(member: User) -> None:
         )
 
 
+#: Tables and challenges a member opens or cancels: a loop of them would flood everyone's
+#: lobby and notices.
+LOBBY_ACTIONS = Limit("lobby-actions", 10, 60, setting="LOBBY_ACTIONS_PER_MINUTE")
+
+
 def lobby_rate_check(member: User, now: datetime) -> None:
     """At most ``LOBBY_ACTIONS_PER_MINUTE`` tables and challenges opened or cancelled by a
-    member in a minute: a loop of them would flood everyone's lobby and notices."""
-    key = f"lobby-actions:{member.pk}:{int(now.timestamp() // 60)}"
-    cache.add(key, 0, timeout=120)
-    if cache.incr(key) > settings.LOBBY_ACTIONS_PER_MINUTE:
+    member in a minute (``LOBBY_ACTIONS``)."""
+    if not LOBBY_ACTIONS.hit(member.pk, now=now):
         raise TableError(
             "rate_limited",
             _("Slow down: at most %(limit)d tables and challenges a minute.")
-            % {"limit": settings.LOBBY_ACTIONS_PER_MINUTE},
+            % {"limit": LOBBY_ACTIONS.rate()[0]},
         )

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import VARIANTS, IllegalMove, Position, reference
-from games.engine.match import _rotation as match_rotation
+from games.engine.match import game_two_rotation as match_rotation
 from games.engine.notation import LETTERS
 from games.engine.reference import ReferencePosition, neighbour_sets, row_lengths
 

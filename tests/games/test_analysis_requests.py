@@ -8,8 +8,10 @@ import random
 import pytest
 from django.core.cache import cache
 
+from games import timing
 from games.models import Analysis
-from games.services.analysis import analysis_try_work
+from games.services.analysis import analysis_try_work, try_work_name
+from games.services.underway import work_begin, work_held
 from tests.games.conftest import T0
 from tests.moves import play_opening, play_out
 
@@ -140,12 +142,12 @@ def test_a_try_is_answered_from_what_is_kept_and_one_is_in_flight_per_member(
     assert busy.status_code == 429 and busy.json()["error"] == "busy"
     # The worker of the analysis_try queue answers (here in this process); the test looks
     # at the moment between the answer kept and the member's try freed.
-    in_flight = f"analysis-try-running:{alice.pk}"
-    held = cache.get(in_flight)
+    in_flight = try_work_name(alice.pk)
+    held = work_held(in_flight, now=timing.now())
     answer = analysis_try_work(
         member_id=alice.pk, variant="fast", fpn=position.to_text(), move=first
     )
-    cache.set(in_flight, held)
+    assert work_begin(in_flight, now=timing.now(), seconds=10, value=held)
     kept = ask(client, alice, finished, "analysis/try/", game=1, ply=2, colour=first)
     assert kept.json() == answer and answer["colour"] == first
     assert position.play(first).play(answer["answer"])  # a legal answer

@@ -116,7 +116,7 @@ def test_a_connection_lost_mid_move_is_an_error_and_a_new_one_plays(fast_table, 
 
 @pytest.mark.postgres
 def test_the_lock_function_of_old_is_gone_and_migrating_back_restores_it():
-    """Migration games 0015 drops the stored function that once repeated the match's
+    """Migration games 0016 drops the stored function that once repeated the match's
     columns; migrating back brings it back, and forward drops it again."""
     from django.core.management import call_command
 
@@ -128,7 +128,7 @@ def test_the_lock_function_of_old_is_gone_and_migrating_back_restores_it():
             return cursor.fetchone()[0]
 
     assert functions() == 0
-    call_command("migrate", "games", "0014", verbosity=0)
+    call_command("migrate", "games", "0015", verbosity=0)
     try:
         assert functions() == 1
     finally:

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def play_greedy(match, members, now=T0):
     """Play the current game to its end with the largest-gain legal colour."""
-    from games.diagrams import _greedy
+    from games.diagrams import greedy_colour
     from games.engine.match import MatchState
 
     while True:
@@ -27,7 +27,7 @@ def play_greedy(match, members, now=T0):
             match_id=match.pk,
             user=members[position.to_move],
             ply=state.current.ply,
-            color=_greedy(position),
+            color=greedy_colour(position),
             received_at=now,
         )
 

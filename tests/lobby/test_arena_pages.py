@@ -4,19 +4,23 @@ withdrawing with clear refusals, the lobby's and a member's lists, and the arena
 that says when the page should look again."""
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import timing
+from games import services, timing
 from lobby import services as lobby
 from lobby.models import Arena, ArenaEntry
-from tests.lobby.test_arena_play import enter, finish, latest
+from tests import timeshift
+from tests.lobby.test_arena_play import enter, latest
+from tests.moves import play_one
 
 pytestmark = pytest.mark.django_db
 
@@ -108,18 +112,44 @@ def test_the_standings_cost_the_same_queries_for_3_and_15_entrants(client, make_
     assert queries() == few
 
 
+def win_for(arena, winner, loser):
+    """A pairing of the two in ``arena`` that ``winner`` wins: every seat makes two moves
+    of game 1 (the match counts), then ``loser`` resigns the match."""
+    lobby.arenas_pair(now=timing.now())
+    match = latest(arena)
+    seated = [s.member for s in match.seats.select_related("member").order_by("seat")]
+    for _ in range(4):
+        play_one(match, seated)
+    services.match_resign(match_id=match.pk, user=loser, now=timing.now())
+    timeshift.advance(settings.ARENA_PAIRING_SECONDS)
+    return match
+
+
+def standings_row(html: str, username: str) -> str:
+    """The table row of ``username`` in the standings."""
+    row = re.search(rf'<tr class="[^"]*" data-member="{username}">.*?</tr>', html, re.S)
+    assert row is not None, username
+    return row.group(0)
+
+
 def test_the_page_shows_results_fire_and_the_members_own_line(client, make_member):
     alice, bob = make_member("alice"), make_member("bob")
     arena = make_arena()
     enter(arena, alice, bob)
-    lobby.arenas_pair(now=timing.now())
-    match = latest(arena)
-    finish(match, [alice, bob])
+    first, second = win_for(arena, alice, bob), win_for(arena, alice, bob)
     client.force_login(alice)
     html = client.get(reverse("arena", args=[arena.pk])).content.decode()
-    assert f'href="/match/{match.pk}/"' in html
-    assert 'data-member="alice"' in html and 'data-member="bob"' in html
     assert "arena-standings" in html
+    mine, theirs = standings_row(html, "alice"), standings_row(html, "bob")
+    # Two wins in a row: alice is on fire; bob is not.
+    assert 'class="fire"' in mine and 'class="fire"' not in theirs
+    # The member's own line is marked as theirs, the other's not.
+    assert mine.startswith('<tr class="mine"') and theirs.startswith('<tr class=""')
+    # Each line links both scored matches, 2 points a win and 0 a loss.
+    for match in (first, second):
+        assert f'href="/match/{match.pk}/"' in mine and f'href="/match/{match.pk}/"' in theirs
+    assert re.findall(r'class="arena-result win"[^>]*>(\d+)<', mine) == ["2", "2"]
+    assert re.findall(r'class="arena-result loss"[^>]*>(\d+)<', theirs) == ["0", "0"]
 
 
 def test_the_list_the_lobby_and_the_members_page(client, make_member):
@@ -133,12 +163,11 @@ def test_the_list_the_lobby_and_the_members_page(client, make_member):
         minutes=60,
     )
     enter(running, alice, bob)
-    lobby.arenas_pair(now=timing.now())
-    finish(latest(running), [alice, bob])
+    win_for(running, alice, bob)
     lobby.arenas_advance(now=timing.now() + timedelta(minutes=31))
     running.refresh_from_db()
     assert running.status == Arena.Status.FINISHED
-    assert [p["username"] for p in running.podium] and len(running.podium) == 2
+    assert [p["username"] for p in running.podium] == ["alice", "bob"]
 
     listing = client.get(reverse("arenas")).content.decode()
     assert "Running one" in listing and "Later one" in listing
@@ -146,10 +175,10 @@ def test_the_list_the_lobby_and_the_members_page(client, make_member):
     home = client.get(reverse("home")).content.decode()
     assert "Later one" in home and "Running one" not in home  # finished: off the lobby
     profile = client.get(reverse("profile", args=["alice"])).content.decode()
-    place = ArenaEntry.objects.get(arena=running, member=alice).rank
-    assert place in (1, 2)
-    assert f"place {place}" in profile
-    assert upcoming.pk
+    assert ArenaEntry.objects.get(arena=running, member=alice).rank == 1
+    assert "place 1" in profile
+    upcoming.refresh_from_db()
+    assert upcoming.status == Arena.Status.UPCOMING  # still to come two hours on
 
 
 @pytest.mark.django_db(transaction=True)

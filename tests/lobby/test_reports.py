@@ -128,7 +128,7 @@ def test_a_member_files_at_most_ten_reports_a_day(table, ann, make_member):
     failure = refusal(ann, "ben")
     assert failure.code == "rate_limited"
     assert str(failure.message) == (
-        "You have sent 10 reports in the last 24 hours: please wait before the next."
+        "You have sent 10 reports today (UTC): please wait until tomorrow."
     )
     assert not Report.objects.filter(member__username="ben").exists()
     assert report(ann, "ben", at=T0 + DAY + timedelta(minutes=1)).member.username == "ben"

@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games.errors import _ENGINE_MESSAGES, _ILLEGAL_MESSAGES
+from games.errors import ENGINE_MESSAGES, ILLEGAL_MESSAGES
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != "en"]
@@ -25,7 +25,7 @@ def _msgid(node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "interpolated":
         node = node.args[0]
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "illegal_message":
-        # The engine's reasons as shown (_ILLEGAL_MESSAGES, checked below) or its fallback.
+        # The engine's reasons as shown (ILLEGAL_MESSAGES, checked below) or its fallback.
         return "You cannot choose that colour now."
     if (
         isinstance(node, ast.Call)
@@ -111,7 +111,7 @@ def test_every_raised_message_is_marked_and_translated(where_and_message):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_engines_messages_as_shown_are_translated(language):
-    for message in [*_ENGINE_MESSAGES.values(), *_ILLEGAL_MESSAGES.values()]:
+    for message in [*ENGINE_MESSAGES.values(), *ILLEGAL_MESSAGES.values()]:
         with translation.override("en"):
             english = str(message)
         with translation.override(language):

@@ -21,6 +21,6 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0014_analysis")]
+    dependencies = [("games", "0015_work_under_way")]
 
     operations = [migrations.RunPython(forwards, backwards)]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0015_drop_table_locked"),
+        ("games", "0016_drop_table_locked"),
     ]
 
     operations = [

@@ -1,0 +1,97 @@
+"""Rate limits, one way for the whole site: a ``Limit`` is declared beside the code that
+names it, and ``limit.hit(key, now=...)`` counts one action of ``key`` (a member's id, a
+socket's channel name) and answers False when it would go over. The caller refuses with
+its own error (``rate_limited``, HTTP 429) and message.
+
+    LOBBY_ACTIONS = Limit("lobby-actions", 10, 60, setting="LOBBY_ACTIONS_PER_MINUTE")
+    if not LOBBY_ACTIONS.hit(member.pk, now=now):
+        raise TableError("rate_limited", ...)
+
+The counts live in Django's cache (Redis, shared by every process), one key per key and
+window: a fixed window of ``seconds`` (a new window, a new allowance; a burst across the
+boundary may reach twice the count, which a limit against floods allows). A refused
+action is not counted. Counting only: the cache never says who may go ahead of whom
+("at most N at once" is a database row lock or constraint), and a lost count costs a
+little leniency, never correctness.
+
+A limit with ``setting`` reads that setting at each call (tests and deployments change
+it): ``(count, seconds)`` or a count alone; the declared figures are its defaults.
+
+This module is at the bottom of the apps' graph (``lobby -> games -> ratings ->
+accounts``) so that every app declares its limits with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.core.cache import cache
+
+#: ``ACCOUNT_RATE_LIMITS["login_failed"]`` for allauth (config/settings.py): failed
+#: logins per address (5 in 5 minutes), and per name from any address with a higher
+#: ceiling (50), so that a stranger trying a member's name cannot lock that member out.
+LOGIN_FAILED_RATE = "5/5m/ip,50/5m/key"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` actions per key in each window of ``seconds`` (or the figures
+    of ``setting``, read at each call). A window's count is kept ``seconds`` after its
+    first action, by the cache's own clock.
+
+    >>> Limit("lobby-actions", 10, 60).rate()
+    (10, 60.0)
+    """
+
+    name: str
+    count: int
+    seconds: float
+    setting: str | None = None
+
+    def rate(self) -> tuple[int, float]:
+        """``(count, seconds)`` as they are now: the setting's when it is set."""
+        value = getattr(settings, self.setting, None) if self.setting else None
+        if value is None:
+            return self.count, float(self.seconds)
+        if isinstance(value, tuple | list):
+            count, seconds = value
+            return int(count), float(seconds)
+        return int(value), float(self.seconds)
+
+    def hit(self, key: object, *, now: datetime | float) -> bool:
+        """Count one action of ``key`` at ``now`` (a datetime or POSIX seconds): True when
+        it is within the limit, False (and not counted) when it would go over."""
+        count, seconds = self.rate()
+        window = self._window(key, now, seconds)
+        cache.add(window, 0, timeout=int(seconds) + 1)
+        try:
+            counted = cache.incr(window)
+        except ValueError:  # the window's key expired between the two calls
+            cache.add(window, 0, timeout=int(seconds) + 1)
+            counted = cache.incr(window)
+        if counted > count:
+            with contextlib.suppress(ValueError):
+                cache.decr(window)
+            return False
+        return True
+
+    def over(self, key: object, *, now: datetime | float) -> bool:
+        """Whether one more action of ``key`` at ``now`` would go over (counts nothing)."""
+        count, seconds = self.rate()
+        return cache.get(self._window(key, now, seconds), 0) >= count
+
+    def _window(self, key: object, now: datetime | float, seconds: float) -> str:
+        at = now.timestamp() if isinstance(now, datetime) else float(now)
+        return self._key(key, int(at // seconds))
+
+    def _key(self, key: object, index: int) -> str:
+        return f"limit:{self.name}:{key}:{index}"
+
+
+# Every socket of the site (``games.sockets``), keyed by the socket's channel name: a
+# member's messages, and a visitor's smaller budget (SPEC §7 ``rate_limited``).
+SOCKET_MESSAGES = Limit("socket", 30, 10, setting="SOCKET_RATE")
+VISITOR_SOCKET_MESSAGES = Limit("visitor-socket", 3, 10, setting="VISITOR_SOCKET_RATE")
