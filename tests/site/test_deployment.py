@@ -53,3 +53,28 @@ def test_suite_runs_on_postgresql_and_redis():
     layer = get_channel_layer()
     assert type(layer).__module__.startswith("channels_redis.")
     assert app.conf.broker_url.startswith("redis://")
+
+
+def test_a_worker_started_without_q_consumes_every_queue():
+    """docs/deploy.md names the queues of every worker because a worker without ``-Q``
+    takes them all: every queue a task is routed to is declared and consumed by default."""
+    from config.celery import QUEUES, app
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    routed.add(settings.CELERY_TASK_DEFAULT_QUEUE)
+    assert routed == set(QUEUES)
+    assert set(app.amqp.queues.consume_from) == set(QUEUES)
+
+
+def test_beat_makes_the_folder_of_its_schedule(tmp_path):
+    from celery import signals
+
+    from config.celery import app
+
+    saved = app.conf.beat_schedule_filename
+    app.conf.beat_schedule_filename = str(tmp_path / "var" / "celerybeat-schedule")
+    try:
+        signals.beat_init.send(sender=None)
+    finally:
+        app.conf.beat_schedule_filename = saved
+    assert (tmp_path / "var").is_dir()
