@@ -8,7 +8,6 @@ fixture in tests/conftest.py); a test that kills a process starts its own.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -128,6 +127,7 @@ class Proxy:
         self._turn = 0
         self._loop = None
         self._server = None
+        self._stopping = None
         self._thread = None
 
     @property
@@ -140,15 +140,22 @@ class Proxy:
         ready = threading.Event()
 
         async def serve() -> None:
+            self._stopping = asyncio.Event()
             self._server = await asyncio.start_server(self._connection, "127.0.0.1", self.port)
             ready.set()
-            async with self._server:
-                await self._server.serve_forever()
+            await self._stopping.wait()
+            self._server.close()
+            others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
 
         def run() -> None:
             self._loop = asyncio.new_event_loop()
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
                 self._loop.run_until_complete(serve())
+            finally:
+                self._loop.close()
 
         self._thread = threading.Thread(target=run, daemon=True, name="proxy")
         self._thread.start()
@@ -166,7 +173,9 @@ class Proxy:
                 continue
             self.chosen.append(port)
             await asyncio.gather(
-                self._pipe(reader, upstream_writer), self._pipe(upstream_reader, writer)
+                self._pipe(reader, upstream_writer),
+                self._pipe(upstream_reader, writer),
+                return_exceptions=True,
             )
             return
         writer.close()  # no server answers
@@ -183,15 +192,9 @@ class Proxy:
             writer.close()
 
     def stop(self) -> None:
-        if self._loop is None:
+        if self._loop is None or self._loop.is_closed():
             return
-
-        def close() -> None:
-            self._server.close()
-            for task in asyncio.all_tasks(self._loop):
-                task.cancel()
-
-        self._loop.call_soon_threadsafe(close)
+        self._loop.call_soon_threadsafe(self._stopping.set)
         self._thread.join(timeout=10)
 
 
