@@ -58,12 +58,27 @@ def test_suite_runs_on_postgresql_and_redis():
 def test_a_worker_started_without_q_consumes_every_queue():
     """docs/deploy.md names the queues of every worker because a worker without ``-Q``
     takes them all: every queue a task is routed to is declared and consumed by default."""
-    from config.celery import QUEUES, app
+    from config.celery import QUEUES
 
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     routed.add(settings.CELERY_TASK_DEFAULT_QUEUE)
     assert routed == set(QUEUES)
-    assert set(app.amqp.queues.consume_from) == set(QUEUES)
+    # In a fresh process: this one's in-thread test workers narrow the app's queues.
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from config.celery import app;"
+            " print(','.join(sorted(app.amqp.queues.consume_from)))",
+        ],
+        cwd=settings.BASE_DIR,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().split(",") == sorted(QUEUES)
 
 
 def test_beat_makes_the_folder_of_its_schedule(tmp_path):
