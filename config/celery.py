@@ -6,8 +6,9 @@ analysis ever delays a flag and no quick try waits behind a whole match. All are
 here, so a worker started without ``-Q`` consumes every one."""
 
 import os
+from pathlib import Path
 
-from celery import Celery
+from celery import Celery, signals
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -18,3 +19,10 @@ app = Celery("vog")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.task_queues = tuple(Queue(name) for name in QUEUES)
 app.autodiscover_tasks()
+
+
+@signals.beat_init.connect
+@signals.beat_embedded_init.connect
+def beat_schedule_folder(**_kwargs) -> None:
+    """Beat keeps its schedule under ``VOG_VAR_DIR``; the settings create no folder."""
+    Path(app.conf.beat_schedule_filename).parent.mkdir(parents=True, exist_ok=True)

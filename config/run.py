@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     var = Path(args.var_dir).resolve()
-    (var / "redis").mkdir(parents=True, exist_ok=True)
+    # The run's folders (the settings create none): Redis's socket, the static files.
+    for folder in ("redis", "static"):
+        (var / folder).mkdir(parents=True, exist_ok=True)
     sock = var / "redis" / "redis.sock"
     sock.unlink(missing_ok=True)
     env = {

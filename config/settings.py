@@ -1,10 +1,15 @@
 """Settings for the VOG Filler site.
 
 Every value comes from an environment variable. The defaults are safe for production:
-``DEBUG`` is off and the site refuses to start without ``SECRET_KEY``. ``make run`` sets
-``DEBUG=1`` and a private Redis (``REDIS_URL``) itself; production is configured by
-``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``ALLOWED_HOSTS`` and the e-mail
-variables (see docs/deploy.md).
+``DEBUG`` is off, and then a process refuses to start (one line naming the variable)
+without ``SECRET_KEY`` or ``REDIS_URL``. ``make run`` sets ``DEBUG=1`` and a private Redis
+(``REDIS_URL``) itself; production is configured by ``DATABASE_URL``, ``REDIS_URL``,
+``SECRET_KEY``, ``ALLOWED_HOSTS`` and the e-mail variables (see docs/deploy.md).
+
+Importing the settings connects to nothing and creates no folder: what writes under
+``VOG_VAR_DIR`` makes its folder itself (config/run.py, manage.py, config/celery.py),
+except the key of a ``DEBUG=1`` run without ``SECRET_KEY``, which is written where it is
+read.
 """
 
 import os
@@ -34,6 +39,11 @@ def env_float(name: str, default: float) -> float:
     return float(os.environ.get(name, default))
 
 
+def refuse(reason: str) -> None:
+    """Stop the process (``manage.py``, Daphne, Celery alike) with one line on stderr."""
+    sys.exit(f"Refusing to start: {reason}")
+
+
 def _local_secret_key() -> str:
     """A key of this machine's own for local runs (never a public string): made once, kept
     in ``var/``."""
@@ -49,10 +59,12 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        sys.exit("Refusing to start: SECRET_KEY is not set (set it, or DEBUG=1 for a local run).")
+        refuse("SECRET_KEY is required when DEBUG=0 (set it, or DEBUG=1 for a local run).")
+    # Every process of one local run (Daphne, the workers) shares this key.
     SECRET_KEY = _local_secret_key()
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# Django's test client asks for ``testserver``: the tests name it (config/test_settings.py).
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # Addresses (or networks) of the proxies in front of the site whose X-Forwarded-For and
 # X-Forwarded-Proto are believed (config/edge.py); none by default.
@@ -120,10 +132,36 @@ TEMPLATES = [
 # Lower-case names: the URLs hold passwords and are not settings (error pages never show
 # them; see DEFAULT_EXCEPTION_REPORTER_FILTER for the settings built from them).
 database_url = os.environ.get("DATABASE_URL", "")
+
+
+def db_pool(value: str) -> bool | dict[str, int]:
+    """``DB_POOL``: off (empty or ``0``), psycopg's pool with its sizes (``1``), or
+    ``min,max`` connections per process.
+
+    >>> db_pool("2,8")
+    {'min_size': 2, 'max_size': 8}
+    """
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if parts in ([], ["0"]):
+        return False
+    if parts == ["1"]:
+        return True
+    if len(parts) == 2 and all(part.isdigit() for part in parts):
+        low, high = (int(part) for part in parts)
+        if 0 < low <= high:
+            return {"min_size": low, "max_size": high}
+    refuse(f"DB_POOL must be 0, 1 or min,max (e.g. 2,8), not {value!r}.")
+    return False
+
+
 if database_url:
+    pool = db_pool(os.environ.get("DB_POOL", ""))
     DATABASES = {
         "default": dj_database_url.parse(
-            database_url, conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60"))
+            # A pooled connection goes back to the pool after each request or call, so
+            # Django must not keep it (Django refuses CONN_MAX_AGE with a pool).
+            database_url,
+            conn_max_age=0 if pool else int(os.environ.get("DB_CONN_MAX_AGE", "60")),
         )
     }
     if DATABASES["default"]["ENGINE"].endswith("postgresql"):
@@ -139,6 +177,10 @@ if database_url:
             "server_side_binding": True,
             "prepare_threshold": int(os.environ.get("DB_PREPARE_THRESHOLD", "5") or 0) or None,
         }
+        if pool:
+            # psycopg's pool (Django 5.1+): a process's threads share a few connections
+            # instead of each holding its own (docs/deploy.md, "PostgreSQL and Redis").
+            DATABASES["default"]["OPTIONS"]["pool"] = pool
 else:
     # WAL + IMMEDIATE transactions + a busy timeout: the web process and the Celery
     # worker share this file and must never fail on "database is locked".
@@ -158,6 +200,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery broker -----------------------------------------
 # ``redis://host:port/db`` or, for the private Redis of ``make run``, ``unix:///path.sock``.
 redis_url = os.environ.get("REDIS_URL", "")
+if not redis_url and not DEBUG:
+    # Without it a process would get a channel layer, a cache and a broker of its own that
+    # no other process hears: the worker's flags and game 2 would never reach a table.
+    refuse("REDIS_URL is required when DEBUG=0 (the channel layer, cache and Celery broker).")
+# The channel layer may run over several Redis servers: channels-redis shards channels and
+# groups over its ``hosts`` (both layers), so losing one loses only its share of messages.
+channel_redis_urls = env_list("CHANNEL_REDIS_URLS", redis_url)
 # The layer is a choice (the load benchmark compares them), never a dotted path from the
 # environment: settings import nothing an environment variable names.
 CHANNEL_LAYER_CLASSES = {
@@ -170,12 +219,15 @@ if _layer not in CHANNEL_LAYER_CLASSES:
 if redis_url:
     # The core layer holds a connection per waiting receive: its pool must outgrow the
     # sockets of a busy process (redis-py's default refused connections under load).
-    redis_host = {
-        "address": redis_url,
-        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
-    }
+    redis_hosts = [
+        {
+            "address": url,
+            "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+        }
+        for url in channel_redis_urls
+    ]
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": CHANNEL_LAYER_CLASSES[_layer], "CONFIG": {"hosts": [redis_host]}}
+        "default": {"BACKEND": CHANNEL_LAYER_CLASSES[_layer], "CONFIG": {"hosts": redis_hosts}}
     }
     CACHES = {
         "default": {
@@ -185,28 +237,13 @@ if redis_url:
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "vog"),
         }
     }
+    CELERY_BROKER_URL = redis_url.replace("unix://", "redis+socket://", 1)
 else:
-    # Single-process tests only: another process (the Celery worker) cannot reach it.
+    # DEBUG=1 without Redis: one process only (a manage.py command, the tests that need no
+    # servers). Nothing here reaches another process, so production refuses it above.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-
-CELERY_BROKER_URL = (
-    redis_url.replace("unix://", "redis+socket://", 1) if redis_url else "filesystem://"
-)
-CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {}
-    if redis_url
-    else {
-        "data_folder_in": str(VAR_DIR / "celery" / "queue"),
-        "data_folder_out": str(VAR_DIR / "celery" / "queue"),
-        "processed_folder": str(VAR_DIR / "celery" / "processed"),
-        "control_folder": str(VAR_DIR / "celery" / "control"),
-        "store_processed": False,
-    }
-)
-for _folder in CELERY_BROKER_TRANSPORT_OPTIONS.values():
-    if isinstance(_folder, str):
-        Path(_folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "memory://"
 CELERY_TASK_DEFAULT_QUEUE = "default"
 # Clock expiry has its own queue so bot moves and rating recalculations never delay a flag.
 # Every queue is declared in config/celery.py, so a worker started without -Q takes them all.
@@ -401,9 +438,8 @@ TIME_ZONE = "UTC"
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
+# collectstatic makes it (config/run.py for a local run).
 STATIC_ROOT = VAR_DIR / "static"
-# Local state (SQLite file, Celery queue folders, collected static files) lives here.
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -11,7 +11,11 @@ os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("SECRET_KEY", "tests-only-" + "x" * 40)
 
 from config.settings import *  # noqa: F403
-from config.settings import DATABASES, VAR_DIR
+from config.settings import ALLOWED_HOSTS, DATABASES, VAR_DIR
+
+# Django's test client asks for this host; production's default list never has it.
+if "testserver" not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 
 # The tests' clock: the real time shifted by an offset every process of a test shares
 # (tests/timeshift.py), so tests inject time instead of sleeping.

@@ -19,6 +19,18 @@ ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 def pytest_configure(config):
     _flush_retries()
+    _var_folders()
+
+
+def _var_folders():
+    """The folders the tests' SQLite file and the servers' static files live in (the
+    settings create none)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    for folder in (settings.VAR_DIR, settings.STATIC_ROOT):
+        Path(folder).mkdir(parents=True, exist_ok=True)
 
 
 def _flush_retries():

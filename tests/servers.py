@@ -7,6 +7,7 @@ fixture in tests/conftest.py); a test that kills a process starts its own.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -104,6 +105,126 @@ class Daphne:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.kill()
+
+
+class Proxy:
+    """A loopback TCP proxy in front of several servers, standing in for nginx's upstream
+    (deploy/nginx.conf): each new connection goes to the first backend, in order, whose
+    port accepts it (``round_robin``: the order starts one further at each connection),
+    so while the first server lives everything reaches it, and once it is gone the next
+    one. Bytes are passed through untouched; when either side closes, so does the other.
+    It runs on an event loop of its own thread.
+
+        proxy = Proxy([first.port, second.port]).start()
+        page.goto(proxy.url + "/")
+    """
+
+    def __init__(self, ports: list[int], *, round_robin: bool = False):
+        self.ports = list(ports)
+        self.round_robin = round_robin
+        self.port = free_port()
+        self.chosen: list[int] = []  # the backend port of each connection, in order
+        self._turn = 0
+        self._loop = None
+        self._server = None
+        self._stopping = None
+        self._thread = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Proxy:
+        import threading
+
+        ready = threading.Event()
+
+        async def serve() -> None:
+            self._stopping = asyncio.Event()
+            self._server = await asyncio.start_server(self._connection, "127.0.0.1", self.port)
+            ready.set()
+            await self._stopping.wait()
+            self._server.close()
+            others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in others:
+                task.cancel()
+            await asyncio.gather(*others, return_exceptions=True)
+
+        def run() -> None:
+            self._loop = asyncio.new_event_loop()
+            try:
+                self._loop.run_until_complete(serve())
+            finally:
+                self._loop.close()
+
+        self._thread = threading.Thread(target=run, daemon=True, name="proxy")
+        self._thread.start()
+        assert ready.wait(10), "the proxy did not start"
+        return self
+
+    async def _connection(self, reader, writer) -> None:
+        order = self.ports[self._turn :] + self.ports[: self._turn]
+        if self.round_robin:
+            self._turn = (self._turn + 1) % len(self.ports)
+        for port in order:
+            try:
+                upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:  # refused: that server is gone, try the next
+                continue
+            self.chosen.append(port)
+            await asyncio.gather(
+                self._pipe(reader, upstream_writer),
+                self._pipe(upstream_reader, writer),
+                return_exceptions=True,
+            )
+            return
+        writer.close()  # no server answers
+
+    @staticmethod
+    async def _pipe(reader, writer) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except OSError:  # reset by a server that died
+            pass
+        finally:
+            writer.close()
+
+    def stop(self) -> None:
+        if self._loop is None or self._loop.is_closed():
+            return
+        self._loop.call_soon_threadsafe(self._stopping.set)
+        self._thread.join(timeout=10)
+
+
+def post_form(server, cookie: str, path: str, data: dict) -> int:
+    """A real form post to a server (or a proxy): read a page for the CSRF cookie, then
+    post."""
+    import urllib.parse
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.addheaders = [("Cookie", cookie)]
+    opener.open(server.url + "/").read()
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode()
+    request = urllib.request.Request(
+        server.url + path,
+        data=body,
+        headers={"Cookie": f"{cookie}; csrftoken={token}", "Referer": server.url + "/"},
+    )
+    return opener.open(request).status
+
+
+def get_json(server, path: str) -> dict:
+    """A GET of the site's JSON API."""
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + path, timeout=10) as response:
+        return json.loads(response.read())
 
 
 def session_cookie(user) -> str:

@@ -46,10 +46,13 @@ work=$(mktemp -d /tmp/vog-test.XXXXXX)
 chmod 755 "$work"
 pg_port=$(free_port)
 redis_port=$(free_port)
+redis_port_2=$(free_port)  # a second Redis: the channel layer sharded over two (the kill test)
 
 stop_services() {
   as_postgres "$PG_BIN/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
-  [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  for pid in "$work/redis.pid" "$work/redis-2.pid"; do
+    [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap stop_services EXIT
@@ -62,17 +65,23 @@ as_postgres "$PG_BIN/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
   start >/dev/null
 redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
   --pidfile "$work/redis.pid" --dir "$work" --logfile "$work/redis.log"
-for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+redis-server --port "$redis_port_2" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
+  --pidfile "$work/redis-2.pid" --dir "$work" --logfile "$work/redis-2.log"
+for port in "$redis_port" "$redis_port_2"; do
+  for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+done
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/vog"
 export REDIS_URL="redis://127.0.0.1:$redis_port/0"
 export REDIS_CACHE_URL="redis://127.0.0.1:$redis_port/1"
+# Only the processes the kill test starts shard their channel layer over both.
+export REDIS_URL_2="redis://127.0.0.1:$redis_port_2/0"
 export VOG_TEST_SERVICES=1
 export DB_CONN_MAX_AGE=0  # threads (Celery worker, Daphne) must not keep test connections open
-export VOG_VAR_DIR="$work/var"
+export VOG_VAR_DIR="$work/var"  # the tests make it (tests/conftest.py): settings make no folder
 "$PG_BIN/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres vog
 
-echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port"
+echo "PostgreSQL on 127.0.0.1:$pg_port, Redis on 127.0.0.1:$redis_port and :$redis_port_2"
 if [ "${1:-}" = --run ]; then
   shift
   "$@"

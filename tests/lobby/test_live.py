@@ -2,33 +2,13 @@
 appears in a lobby socket held on another; a challenge reaches the challenged member's
 socket at once."""
 
-import urllib.parse
-import urllib.request
-from http.cookiejar import CookieJar
-
 import pytest
 from asgiref.sync import sync_to_async
 
 from tests.conftest import needs_services
-from tests.servers import LiveSocket, session_cookie
+from tests.servers import LiveSocket, post_form, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
-
-
-def post_form(server, cookie: str, path: str, data: dict) -> int:
-    """A real form post to a server: read a page for the CSRF cookie, then post."""
-    jar = CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.addheaders = [("Cookie", cookie)]
-    opener.open(server.url + "/").read()
-    token = next(c.value for c in jar if c.name == "csrftoken")
-    body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": token}).encode()
-    request = urllib.request.Request(
-        server.url + path,
-        data=body,
-        headers={"Cookie": f"{cookie}; csrftoken={token}", "Referer": server.url + "/"},
-    )
-    return opener.open(request).status
 
 
 async def test_a_table_opened_on_one_process_appears_live_on_the_other(daphnes, make_member):

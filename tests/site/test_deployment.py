@@ -53,3 +53,43 @@ def test_suite_runs_on_postgresql_and_redis():
     layer = get_channel_layer()
     assert type(layer).__module__.startswith("channels_redis.")
     assert app.conf.broker_url.startswith("redis://")
+
+
+def test_a_worker_started_without_q_consumes_every_queue():
+    """docs/deploy.md names the queues of every worker because a worker without ``-Q``
+    takes them all: every queue a task is routed to is declared and consumed by default."""
+    from config.celery import QUEUES
+
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    routed.add(settings.CELERY_TASK_DEFAULT_QUEUE)
+    assert routed == set(QUEUES)
+    # In a fresh process: this one's in-thread test workers narrow the app's queues.
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from config.celery import app;"
+            " print(','.join(sorted(app.amqp.queues.consume_from)))",
+        ],
+        cwd=settings.BASE_DIR,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().split(",") == sorted(QUEUES)
+
+
+def test_beat_makes_the_folder_of_its_schedule(tmp_path):
+    from celery import signals
+
+    from config.celery import app
+
+    saved = app.conf.beat_schedule_filename
+    app.conf.beat_schedule_filename = str(tmp_path / "var" / "celerybeat-schedule")
+    try:
+        signals.beat_init.send(sender=None)
+    finally:
+        app.conf.beat_schedule_filename = saved
+    assert (tmp_path / "var").is_dir()

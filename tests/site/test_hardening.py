@@ -46,7 +46,8 @@ def test_production_refuses_to_start_without_a_secret_key_in_one_line():
     )
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
-        "Refusing to start: SECRET_KEY is not set (set it, or DEBUG=1 for a local run)."
+        "Refusing to start: SECRET_KEY is required when DEBUG=0"
+        " (set it, or DEBUG=1 for a local run)."
     ]
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
@@ -125,3 +126,118 @@ def test_test_hooks_are_not_production_settings():
     assert not hasattr(production, "GAME_TIME_SOURCE")
     assert not hasattr(production, "GAME_CLOCK_SCALE")
     assert settings.GAME_TIME_SOURCE == "tests.timeshift.now"
+
+
+# --- A production process refuses to run half-configured ---------------------------------
+
+PRODUCTION = {
+    "PATH": "/usr/bin:/bin",
+    "DEBUG": "0",
+    "SECRET_KEY": "production-" + "s" * 50,
+    "REDIS_URL": "redis://127.0.0.1:9/0",  # never reached: settings connect to nothing
+    "DJANGO_SETTINGS_MODULE": "config.settings",
+}
+
+
+def run_site(command: list[str], env: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *command],
+        cwd=ROOT,
+        env={"VOG_VAR_DIR": str(tmp_path / "var"), **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+CHECK = ["manage.py", "check"]
+# Daphne on a free port: it would serve until killed; refused, it exits at once.
+DAPHNE = ["-m", "daphne", "-b", "127.0.0.1", "-p", "0", "config.asgi:application"]
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "REDIS_URL"])
+@pytest.mark.parametrize("command", [CHECK, DAPHNE], ids=["check", "daphne"])
+def test_production_refuses_to_start_without(missing, command, tmp_path):
+    env = {k: v for k, v in PRODUCTION.items() if k != missing}
+    result = run_site(command, env, tmp_path)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Refusing to start: ")
+    assert f"{missing} is required when DEBUG=0" in lines[0]
+
+
+def test_production_without_a_database_url_uses_sqlite(tmp_path):
+    result = run_site(CHECK, PRODUCTION, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+SHOW = (
+    "import django, json; django.setup(); from django.conf import settings as s;"
+    " print(json.dumps({'hosts': s.ALLOWED_HOSTS, 'engine': s.DATABASES['default']['ENGINE'],"
+    " 'layer': s.CHANNEL_LAYERS['default'], 'broker': s.CELERY_BROKER_URL,"
+    " 'options': s.DATABASES['default'].get('OPTIONS', {}),"
+    " 'age': s.DATABASES['default']['CONN_MAX_AGE']}, default=str))"
+)
+
+
+def production_settings(tmp_path, **env) -> dict:
+    result = run_site(["-c", SHOW], {**PRODUCTION, **env}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_production_hosts_default_to_the_machine_only(tmp_path):
+    shown = production_settings(tmp_path)
+    assert shown["hosts"] == ["127.0.0.1", "localhost"]
+    assert shown["engine"].endswith("sqlite3")
+    # Redis for everything: never a layer, cache or broker of the process's own.
+    assert shown["layer"]["BACKEND"].startswith("channels_redis.")
+    assert shown["broker"] == PRODUCTION["REDIS_URL"]
+
+
+def test_importing_the_settings_creates_no_folder(tmp_path):
+    var = tmp_path / "var"
+    for settings_module, env in (
+        ("config.settings", PRODUCTION),
+        ("config.test_settings", {"PATH": "/usr/bin:/bin"}),
+    ):
+        result = run_site(
+            ["-c", "import django; django.setup()"],
+            {**env, "DJANGO_SETTINGS_MODULE": settings_module},
+            tmp_path,
+        )
+        assert result.returncode == 0, result.stderr
+        assert not var.exists(), settings_module
+
+
+def test_the_channel_layer_shards_over_every_redis_named(tmp_path):
+    shown = production_settings(
+        tmp_path, CHANNEL_REDIS_URLS="redis://10.0.0.1:6379/0, redis://10.0.0.2:6379/0"
+    )
+    assert [host["address"] for host in shown["layer"]["CONFIG"]["hosts"]] == [
+        "redis://10.0.0.1:6379/0",
+        "redis://10.0.0.2:6379/0",
+    ]
+    for backend in ("core", "pubsub"):
+        shown = production_settings(tmp_path, CHANNEL_LAYER_BACKEND=backend)
+        assert [host["address"] for host in shown["layer"]["CONFIG"]["hosts"]] == [
+            PRODUCTION["REDIS_URL"]
+        ]
+
+
+def test_db_pool_turns_on_psycopgs_pool(tmp_path):
+    database = {"DATABASE_URL": "postgres://vog@127.0.0.1:9/vog"}
+    off = production_settings(tmp_path, **database)
+    assert "pool" not in off["options"]
+    assert off["age"] == 60
+    sized = production_settings(tmp_path, **database, DB_POOL="2,8")
+    assert sized["options"]["pool"] == {"min_size": 2, "max_size": 8}
+    assert sized["age"] == 0  # Django refuses a pool with persistent connections
+    assert production_settings(tmp_path, **database, DB_POOL="1")["options"]["pool"] is True
+    refused = run_site(CHECK, {**PRODUCTION, **database, "DB_POOL": "many"}, tmp_path)
+    assert refused.returncode != 0
+    assert refused.stderr.strip().splitlines() == [
+        "Refusing to start: DB_POOL must be 0, 1 or min,max (e.g. 2,8), not 'many'."
+    ]
