@@ -51,10 +51,7 @@ def practice_start(
         if in_play >= settings.PRACTICE_TABLES_PER_MEMBER:
             raise TableError(
                 "limit",
-                _(
-                    "You already have %(count)d practice tables in play: finish or resign "
-                    "one first."
-                )
+                _("You already have %(count)d practice tables in play: finish or resign one first.")
                 % {"count": settings.PRACTICE_TABLES_PER_MEMBER},
             )
         bot_seat = 1 if member_starts else 0
