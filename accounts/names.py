@@ -4,7 +4,9 @@ beside ``alice`` are the same name to a reader, so they are the same name here.
 
 ``skeleton`` folds a name to what it looks like: compatibility forms (NFKC), case, accents
 and marks, and every character to the prototype of its confusable set (the confusables
-data of ``confusable-homoglyphs``, from Unicode's). Two names with one skeleton cannot
+data of ``confusable-homoglyphs``, from Unicode's), and then the digits that stand for
+letters (``b0b``, ``al1ce``, ``m0derator``, ``moder4tor``: 0/o, 1/l/i, 3/e, 4/a, 5/s,
+7/t). Two names with one skeleton cannot
 both exist, and no name may have a reserved name's. ``mixed_scripts`` refuses names that
 mix scripts (Latin with Cyrillic, say); a name all in Cyrillic or all in Greek is welcome.
 """
@@ -18,6 +20,10 @@ from confusable_homoglyphs import categories, utils
 
 # Scripts every name may use beside its own (digits, the underscore and the like).
 NEUTRAL = {"COMMON", "INHERITED"}
+
+# Digits read as the letters they stand for, after the confusables (which already make
+# ``l`` and ``I`` a ``1``): ``i`` joins them.
+DIGITS = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "i": "1"})
 
 
 @cache
@@ -57,7 +63,7 @@ def skeleton(name: str) -> str:
     bare = "".join(
         c for c in unicodedata.normalize("NFD", folded) if unicodedata.category(c) != "Mn"
     )
-    return "".join(_prototype(c).casefold() for c in bare)
+    return "".join(_prototype(c).casefold() for c in bare).translate(DIGITS)
 
 
 def look(name: str) -> str:
@@ -70,7 +76,7 @@ def look(name: str) -> str:
         if unicodedata.category(c) != "Mn"
     )
     mapped = "".join(_prototype(c) for c in bare)
-    return "".join(_prototype(c) for c in mapped.casefold())
+    return "".join(_prototype(c) for c in mapped.casefold()).translate(DIGITS)
 
 
 def looks(name: str) -> set[str]:

@@ -41,24 +41,30 @@ def practice_start(
         raise TableError("invalid", _("There is no such practice board."))
     if level not in LEVELS:
         raise TableError("invalid", _("The computer plays at levels 1 to 4."))
-    in_play = Match.objects.filter(practice=True, status__in=ACTIVE, seats__member=member).count()
-    if in_play >= settings.PRACTICE_TABLES_PER_MEMBER:
-        raise TableError(
-            "limit",
-            _("You already have %(count)d practice tables in play: finish or resign one first.")
-            % {"count": settings.PRACTICE_TABLES_PER_MEMBER},
+    with transaction.atomic():
+        # The member's row locked: requests at once take turns, so N of them open at
+        # most the limit's tables, never N.
+        User.objects.select_for_update().filter(pk=member.pk).values_list("pk").first()
+        in_play = Match.objects.filter(
+            practice=True, status__in=ACTIVE, seats__member=member
+        ).count()
+        if in_play >= settings.PRACTICE_TABLES_PER_MEMBER:
+            raise TableError(
+                "limit",
+                _("You already have %(count)d practice tables in play: finish or resign one first.")
+                % {"count": settings.PRACTICE_TABLES_PER_MEMBER},
+            )
+        bot_seat = 1 if member_starts else 0
+        return match_create(
+            variant=board,
+            members=[member],
+            bots={bot_seat: level},
+            now=now,
+            single_game=True,
+            clock=clock,
+            practice=True,
+            created_by=member,
         )
-    bot_seat = 1 if member_starts else 0
-    return match_create(
-        variant=board,
-        members=[member],
-        bots={bot_seat: level},
-        now=now,
-        single_game=True,
-        clock=clock,
-        practice=True,
-        created_by=member,
-    )
 
 
 def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime]) -> bool | None:

@@ -36,6 +36,15 @@ COMPATIBILITY = "Write the name with ordinary letters and digits."
         ("ａｄｍｉｎ", COMPATIBILITY),  # full width
         ("\u0430dmin", MIXES),  # a Cyrillic а
         ("ädmin", RESERVED),
+        # Digits for letters (0/o, 1/l/i, 3/e, 4/a, 5/s, 7/t): an attack review signed
+        # up b0b, al1ce, m0derator and moder4tor.
+        ("al1ce", LOOKS_LIKE_A_MEMBER),
+        ("a11ce", LOOKS_LIKE_A_MEMBER),
+        ("m0derator", RESERVED),
+        ("moder4tor", RESERVED),
+        ("4dm1n", RESERVED),
+        ("v0g", RESERVED),
+        ("5t4ff", RESERVED),
     ],
 )
 def test_look_alike_and_mixed_script_names_are_refused(client, make_member, password, name, error):
@@ -45,6 +54,13 @@ def test_look_alike_and_mixed_script_names_are_refused(client, make_member, pass
     assert error in response.context["form"].errors["username"]
     assert not User.objects.filter(email="newcomer@example.com").exists()
     assert User.objects.count() == 1
+
+
+def test_a_name_with_digits_for_the_letters_of_a_members_is_refused(client, make_member, password):
+    make_member("bob")
+    response = sign_up(client, "b0b", "newcomer@example.com", password)
+    assert LOOKS_LIKE_A_MEMBER in response.context["form"].errors["username"]
+    assert sign_up(client, "bob7", "newcomer@example.com", password).status_code == 302
 
 
 @pytest.mark.parametrize("name", ["мария", "μαρία"])

@@ -60,6 +60,39 @@ def test_a_practice_table(alice):
 
 
 @needs_services
+def test_eight_practice_tables_asked_at_once_open_at_most_the_limit(alice, settings):
+    """Eight requests at the same moment (each on its own connection) once opened eight
+    tables with a limit of two: the member's row lock makes them take turns."""
+    import threading
+
+    from django.db import connections
+
+    settings.PRACTICE_TABLES_PER_MEMBER = 2
+    barrier = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def ask() -> None:
+        barrier.wait()
+        try:
+            services.practice_start(
+                member=alice, board="fast", level=1, member_starts=True, clock="", now=T0
+            )
+            outcomes.append("opened")
+        except TableError as refused:
+            outcomes.append(refused.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["limit"] * 6 + ["opened"] * 2
+    assert Match.objects.filter(practice=True, seats__member=alice).count() == 2
+
+
+@needs_services
 async def test_a_practice_game_to_its_end_with_the_computer_answering(bots_worker, connect, alice):
     match = await sync_to_async(services.practice_start)(
         member=alice, board="fast", level=2, member_starts=True, clock="", now=timing.now()
