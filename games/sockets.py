@@ -35,6 +35,10 @@ from games.errors import Revoked, TableError
 
 logger = logging.getLogger(__name__)
 
+#: how often a socket looks whether it has been silent for ``PRESENCE_EXPIRY_SECONDS``:
+#: a silent socket is closed within this long of that (SPEC: caps count open sockets)
+SILENCE_CHECK_SECONDS = 4
+
 #: members' actions waiting for or on the database in this process; beyond
 #: ``DB_QUEUE_LIMIT`` an action is refused at once (``rate_limited``) instead of queueing
 #: for seconds. Made on first use, so settings are read then.
@@ -92,6 +96,8 @@ class MemberSocket(AsyncWebsocketConsumer):
         self.language = self._language()
         self.rate = SOCKET_MESSAGES
         self.seen = timing.now()
+        self.heard_at = time.monotonic()
+        self.silence: asyncio.Task | None = None
         await self.accept()
         user, session = self.scope.get("user"), self.scope.get("session")
         if user is not None and user.is_authenticated and session is not None:
@@ -105,6 +111,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             await self._refuse(failure)
             return
         self.opened_ok = True
+        self.silence = asyncio.ensure_future(self._close_when_silent())
         if self.member is not None:
             await self.channel_layer.group_add(
                 member_events.member_group(self.member.pk), self.channel_name
@@ -163,7 +170,20 @@ class MemberSocket(AsyncWebsocketConsumer):
     async def opened(self, opening: Opening) -> None:
         """Called once the socket counts as present."""
 
+    async def _close_when_silent(self) -> None:
+        """Close the socket (4408) once it has sent nothing for ``PRESENCE_EXPIRY_SECONDS``
+        (a page pings every ``PRESENCE_PING_SECONDS``): a silent socket no longer counts
+        as present, and it no longer holds a place under the caps either."""
+        while True:
+            await asyncio.sleep(SILENCE_CHECK_SECONDS)
+            silent = time.monotonic() - self.heard_at
+            if silent >= settings.PRESENCE_EXPIRY_SECONDS:
+                await self.close(code=member_events.CLOSE_SILENT)
+                return
+
     async def disconnect(self, code: int) -> None:
+        if self.silence is not None:
+            self.silence.cancel()
         if not self.opened_ok:
             return
         if self.member is not None:
@@ -205,7 +225,7 @@ class MemberSocket(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received_at = timing.now()  # a move's stamp for the clock
-        moment = time.time()
+        moment, self.heard_at = time.time(), time.monotonic()
         try:
             message = protocol.parse(text_data, bytes_data)
             if self.rate.over(self.channel_name, now=moment):

@@ -50,12 +50,14 @@ def socket_open(
             seat = seat_of(seats, member)
         opening = dict(channel_name=channel_name, match_id=match_id, seat=seat, now=now)
         if member is None or not member.is_authenticated:
-            _visitor_caps_check(client, match_id, _horizon(now))
+            _visitor_caps_check(client, match_id)
             _presence_store(**opening, member_id=None, client=client)
             return seat
         # The member's row locked: their sockets opening together take turns at the caps.
         User.objects.filter(pk=member.pk).update(last_seen=now)
-        live = Presence.objects.filter(member=member, closed=False, last_seen__gt=_horizon(now))
+        # Every open socket counts: a silent one is closed by its process (4408), and a
+        # dead process's are swept.
+        live = Presence.objects.filter(member=member, closed=False)
         counts = live.aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
         if counts["anywhere"] >= settings.SOCKETS_PER_MEMBER or (
             match_id is not None and counts["here"] >= settings.SOCKETS_PER_TABLE
@@ -85,9 +87,10 @@ def _presence_store(
     )
 
 
-def _visitor_caps_check(client: str | None, match_id: int | None, horizon: datetime) -> None:
-    """Refuse a visitor's socket over its address's caps or the table's."""
-    live = Presence.objects.filter(member=None, closed=False, last_seen__gt=horizon)
+def _visitor_caps_check(client: str | None, match_id: int | None) -> None:
+    """Refuse a visitor's socket over its address's caps or the table's (every open
+    socket counts, silent or not)."""
+    live = Presence.objects.filter(member=None, closed=False)
     mine = live.filter(client=client) if client else live.none()
     counts = mine.aggregate(anywhere=Count("pk"), here=Count("pk", filter=Q(match_id=match_id)))
     full = counts["anywhere"] >= settings.VISITOR_SOCKETS or (
