@@ -88,9 +88,15 @@ def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:
     """Whether two of these members have played ``RATED_MATCHES_PER_PAIR`` rated matches
     together in the last 24 hours (SPEC hardening: ratings cannot be farmed between two
     accounts): a match between them now is unrated."""
+    return bool(rated_pairs_at_limit(member_ids, now=now))
+
+
+def rated_pairs_at_limit(member_ids, *, now: datetime) -> set[frozenset[int]]:
+    """The pairs among these members who have played ``RATED_MATCHES_PER_PAIR`` rated
+    matches together (arenas' included) in the last 24 hours. One query."""
     people = sorted({m for m in member_ids if m is not None})
     if len(people) < 2:
-        return False
+        return set()
     since = now - timedelta(hours=24)
     seats = (
         Seat.objects.filter(member_id__in=people, match__rated=True, match__started_at__gte=since)
@@ -98,9 +104,13 @@ def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:
         .values_list("match_id", "member_id")
     )
     who: dict[int, list[int]] = {}
-    for match_id, member_id in seats:  # one query: each recent rated match's people
+    for match_id, member_id in seats:  # each recent rated match's people
         who.setdefault(match_id, []).append(member_id)
     together = Counter(
         pair for members in who.values() for pair in combinations(sorted(members), 2)
     )
-    return any(count >= settings.RATED_MATCHES_PER_PAIR for count in together.values())
+    return {
+        frozenset(pair)
+        for pair, count in together.items()
+        if count >= settings.RATED_MATCHES_PER_PAIR
+    }

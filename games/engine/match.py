@@ -213,6 +213,16 @@ class MatchState:
         """Sides with at least one seat not out for the match."""
         return [side for side in self.board.sides if any(seat not in self.out for seat in side)]
 
+    def game_one_moves(self, seat: int) -> int:
+        """How many moves ``seat`` made in game 1."""
+        return sum(1 for mover, _gained in self.games[0].log if mover == seat)
+
+    def aborted_by(self) -> int | None:
+        """The seat whose action or inaction aborted the match (a resignation before every
+        seat had moved, its first move not made in time), or None (the Abort button, a
+        moderator)."""
+        return next((seat for _ply, seat, event in self.current.events if event == "abort"), None)
+
     def side_moved(self, seat: int) -> bool:
         """Whether ``seat``'s side (the seat, or its team in Pairs) has made a move in
         game 1: until then its member may abort the match (SPEC §3)."""
@@ -322,15 +332,17 @@ class MatchState:
         game = replace(game, position=position, moves=moves, log=game.log[: len(moves)])
         return self._replace_current(game)
 
-    def abort(self, *, forced: bool = False) -> MatchState:
+    def abort(self, *, forced: bool = False, by: int | None = None) -> MatchState:
         """No result (SPEC §3: the first moves did not come). ``forced``: a moderator ends a
-        stuck match at any point before its end, also without a result."""
+        stuck match at any point before its end, also without a result. ``by``: the seat
+        whose action or inaction aborted it (a resignation before every seat moved, a
+        first move that did not come in time), kept in the log."""
         if forced:
             if self.status not in (PLAYING, BETWEEN_GAMES):
                 raise MatchError("game_over", "the match is over")
         elif not self.can_abort:
             raise MatchError("not_allowed", "the match can no longer be aborted")
-        state = self._replace_current(_logged(self.current, None, "abort"))
+        state = self._replace_current(_logged(self.current, by, "abort"))
         return replace(state, status=ABORTED, reason=ABORTED, ready=frozenset())
 
     # --- rated results ----------------------------------------------------------------

@@ -35,12 +35,23 @@ from ratings.selectors import match_rating_changes
 from ratings.services import match_result_record
 
 ACTIVE = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+#: an arena's match changes ratings (and gives arena points) only when every seat made
+#: at least this many moves in game 1 (SPEC §12): one move and a resignation farm nothing
+ARENA_MOVES_TO_COUNT = 2
 
 
-def engine_event(handler: Callable[..., MatchState], *args) -> MatchState:
+def counted(match: Match, state: MatchState) -> bool:
+    """Whether a finished match is rated as played: any rated match, except an arena's
+    in which a seat made fewer than ``ARENA_MOVES_TO_COUNT`` moves in game 1."""
+    if match.arena_id is None:
+        return True
+    return all(state.game_one_moves(seat) >= ARENA_MOVES_TO_COUNT for seat in range(state.seats))
+
+
+def engine_event(handler: Callable[..., MatchState], *args, **options) -> MatchState:
     """``handler(*args)`` on the engine's state; its refusal as the table's error."""
     try:
-        return handler(*args)
+        return handler(*args, **options)
     except MatchError as error:
         raise from_engine(error) from error
 
@@ -93,7 +104,7 @@ def state_commit(
         match.finished_at = now
         match.result_reason = new.reason or ""
         changed |= {"finished_at", "result_reason"}
-        if new.status == FINISHED and match.rated:
+        if new.status == FINISHED and match.rated and counted(match, new):
             _hand_to_ratings(match, seats, new, now=now)
             analysis_queue(match, now=now, state=new)  # rated matches are analysed by themselves
         if match.arena_id is not None:

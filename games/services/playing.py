@@ -173,5 +173,6 @@ def _player_event(
         if event in RESIGNATIONS and state.can_abort:
             # Before every seat has moved in game 1 a resignation aborts the match
             # (SPEC §3): nobody gains rating from a match that was never played.
-            return state_commit(match, seats, state, engine_event(state.abort), now=now)
+            aborted = engine_event(state.abort, by=seat)
+            return state_commit(match, seats, state, aborted, now=now)
         return state_commit(match, seats, state, engine_event(event, state, seat), now=now)

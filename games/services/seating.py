@@ -68,8 +68,9 @@ def match_create(
     computer level) at a new table and start its match; a waiting ``table`` that filled is
     started in place. Everyone seated is sent to the table at once.
 
-    ``arena``: the arena that paired the members (its id): the limit of rated matches
-    between two members in a day does not apply there, and the notice says so.
+    ``arena``: the arena that paired the members (its id), which the notice names; the
+    limit of rated matches between two members in a day applies there too (the arena
+    does not pair a pair at the limit).
 
     >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
     """
@@ -93,7 +94,7 @@ def match_create(
     if any(member.is_banned(now) for member in members):
         raise TableError("invalid", _("A banned member cannot play."))
     with transaction.atomic():
-        if rated and arena is None and rated_pairs_full([m.pk for m in members], now=now):
+        if rated and rated_pairs_full([m.pk for m in members], now=now):
             rated = False  # the table said so before it started
             if table is not None:
                 table.rated = False

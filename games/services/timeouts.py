@@ -64,7 +64,8 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             and match.turn_started_at is not None
             and now >= match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS")
         ):
-            new = state.abort()
+            # The seat whose first-move time ran out aborted it (SPEC §12: it forfeits).
+            new = state.abort(by=state.current.position.to_move)
         if new is None:
             return False
         state_commit(match, seats_for(match_id), state, new, now=now)

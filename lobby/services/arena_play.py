@@ -12,6 +12,8 @@ members' ``ArenaResult`` in the transaction that ends the match
 from __future__ import annotations
 
 import secrets
+from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -20,11 +22,13 @@ from django.db.models import Sum
 
 from accounts.models import User
 from accounts.selectors import blocks_between
+from games.access import rated_pairs_at_limit
 from games.engine import VARIANTS
 from games.engine.clock import Clock
-from games.engine.match import ABORTED, MatchState
+from games.engine.match import ABANDONED, ABORTED, FLAGGED, RESIGNED, MatchState
 from games.models import Match, Presence, Seat
 from games.services import match_create
+from games.services.commit import counted
 from games.state import SeatRow
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.pairing import Waiting, pair
@@ -33,6 +37,8 @@ from lobby.services.arenas import arena_changed
 from ratings.selectors import current_ratings
 
 IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
+#: how often two members may meet in one arena (SPEC §12)
+MEETINGS_PER_PAIR = 3
 ROUND_SHARE = 0.8  # a beat a little early still pairs: rounds keep their interval
 
 
@@ -58,8 +64,11 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
     arena.paired_at = now
     arena.save(update_fields=["paired_at"])
     members, waiting = arena_waiting(arena, now)
-    blocks = blocks_between(w.member for w in waiting)
-    pairs = pair(waiting, apart={frozenset(block) for block in blocks})
+    free = [w.member for w in waiting]
+    apart = {frozenset(block) for block in blocks_between(free)}
+    apart |= rated_pairs_at_limit(free, now=now)  # their match would not be rated
+    apart |= pairs_met_enough(arena, free)
+    pairs = pair(waiting, apart=apart)
     for a, b in pairs:
         seated = [members[a], members[b]]
         if secrets.randbelow(2):  # who moves first is drawn
@@ -121,6 +130,29 @@ def arena_waiting(arena: Arena, now: datetime) -> tuple[dict[int, User], list[Wa
     ]
 
 
+def pairs_met_enough(arena: Arena, members) -> set[frozenset[int]]:
+    """The pairs among ``members`` who have met ``MEETINGS_PER_PAIR`` times in this arena
+    (each match gives both members a result row). One query."""
+    rows = ArenaResult.objects.filter(arena=arena, member_id__in=list(members)).values_list(
+        "member_id", "opponent_id"
+    )
+    met = Counter(frozenset(row) for row in rows if None not in row)
+    return {pair for pair, count in met.items() if count // 2 >= MEETINGS_PER_PAIR}
+
+
+def forfeited_by(state: MatchState, seats) -> set[int]:
+    """Who ended an arena match before it counted (``games.services.commit.counted``):
+    the seat that resigned (an abort by resignation included), lost on time, abandoned
+    it or did not make its first move in time. The Abort button forfeits nothing (SPEC
+    §12: its presser, who never moved, is withdrawn, streak kept)."""
+    if state.status == ABORTED:
+        by = state.aborted_by()
+        return set() if by is None else {by}
+    if state.reason in (RESIGNED, FLAGGED, ABANDONED):
+        return {seat for seat in seats if seat not in state.winners}
+    return set()
+
+
 def outcome_of(state: MatchState, seat: int) -> str:
     """A seat's match as the arena counts it: win, draw, loss or aborted."""
     if state.status == ABORTED:
@@ -136,12 +168,23 @@ def played_in(match: Match, state: MatchState, seat: int, opponent_rating) -> Pl
     seat went berserk (the clock) and its moves; the opponent's rating before the match
     is given."""
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
-    return Played(
+    played = Played(
         outcome_of(state, seat),
         opponent_rating,
         bool(clock and seat in clock.berserks),
         sum(1 for game in state.games for mover, _ in game.log if mover == seat),
     )
+    if not counts_in_arena(match, state):
+        # No points for either: a forfeit breaks the streak, the other seat's is void.
+        forfeit = seat in forfeited_by(state, range(state.seats))
+        outcome = ArenaResult.Outcome.LOSS if forfeit else ArenaResult.Outcome.ABORTED
+        played = replace(played, outcome=outcome, opponent_rating=None)
+    return played
+
+
+def counts_in_arena(match: Match, state: MatchState) -> bool:
+    """Whether an ended arena match gives points: played, and counted for ratings."""
+    return state.status != ABORTED and counted(match, state)
 
 
 def played_of(result: ArenaResult) -> Played:
@@ -152,12 +195,15 @@ def arena_match_scored(
     *, match: Match, state: MatchState, seats: list[SeatRow], now: datetime, **kwargs
 ) -> None:
     """An arena's match ended (``games.signals.arena_match_ended``, inside its
-    transaction): both members' results, scored after their earlier ones in this arena;
-    a member who never moved in an aborted match is withdrawn."""
+    transaction): both members' results, scored after their earlier ones in this arena.
+    A match in which a seat made fewer than two moves in game 1 counts for nothing
+    (``commit.counted``): whoever ended it so (``forfeited_by``) loses their streak and
+    is withdrawn; the other seat keeps both."""
     arena = Arena.objects.select_for_update().filter(pk=match.arena_id).first()
     if arena is None:
         return
     rows = {row.seat: row for row in seats if row.member_id is not None}
+    forfeits = set() if counts_in_arena(match, state) else forfeited_by(state, rows)
     # Ratings move only after this transaction (the rating task): these are the ones
     # before the match, as ratings will record them (``RatingChange.rating_before``).
     ratings = current_ratings(
@@ -189,7 +235,8 @@ def arena_match_scored(
             moves=current.moves,
             finished_at=now,
         )
-        if current.outcome == ArenaResult.Outcome.ABORTED and not current.moves:
+        never_moved = state.status == ABORTED and not state.game_one_moves(seat)
+        if seat in forfeits or (never_moved and state.aborted_by() is None):
             ArenaEntry.objects.filter(arena=arena, member_id=member_id).update(
                 active=False, withdrawn_at=now
             )

@@ -1,6 +1,6 @@
 """An arena run by a real Celery worker and beat (SPEC §12): eight members on two Daphne
-processes, matches played over real sockets and ended by resignation after a move each
-(short, and rated), and every pairing, score, streak, berserk bonus, abort, rank and the
+processes, matches played over real sockets and ended by resignation after two moves
+each (short, and still counted: SPEC §12 counts a match once every seat made two moves), and every pairing, score, streak, berserk bonus, abort, rank and the
 end checked against values written out here.
 
 The time is injected: a pairing round comes when the test moves the clock on by
@@ -85,9 +85,10 @@ async def move(at, counts):
         await settle([at["A"].table, at["B"].table], lambda s: s["match"]["status"] == "playing")
 
 
-async def play(at, *, winner, moves_of_winner=1, berserk=False):
+async def play(at, *, winner, moves_of_winner=2, berserk=False):
     """A match ended by the loser's resignation once the winner made ``moves_of_winner``
-    moves and the loser at least one; ``berserk``: the winner goes berserk first."""
+    moves and the loser at least two (a match counts from two moves each); ``berserk``:
+    the winner goes berserk first."""
     players = {p.member.username: p for p in at.values()}
     loser = next(name for name in players if name != winner)
     if berserk:
@@ -98,7 +99,7 @@ async def play(at, *, winner, moves_of_winner=1, berserk=False):
             lambda s: letter in (s["clock"] or {}).get("berserk", []),
         )
     counts = {}
-    while counts.get(winner, 0) < moves_of_winner or counts.get(loser, 0) < 1:
+    while counts.get(winner, 0) < moves_of_winner or counts.get(loser, 0) < 2:
         await move(at, counts)
     await players[loser].table.send({"type": "resign", "scope": "match"})
     await settle([at["A"].table, at["B"].table], lambda s: s["match"]["status"] == "finished")
