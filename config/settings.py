@@ -314,6 +314,7 @@ PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
 # --- Tables and challenges (SPEC §10) ---------------------------------------------------
 WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once
 LOBBY_ACTIONS_PER_MINUTE = 10  # tables and challenges a member opens or cancels a minute
+ARENA_ENTRIES_PER_MINUTE = 6  # arena joins and withdrawals of a member a minute
 # Practice tables a member may have in play at once.
 PRACTICE_TABLES_PER_MEMBER = 2
 # Analysis (SPEC §13): analyses a member may ask for in an hour, and the most that may

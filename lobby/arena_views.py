@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.views import refused_json, wants_json
 from games import timing
 from games.errors import TableError
 from games.models import Match
@@ -80,6 +81,12 @@ def _act(request: HttpRequest, arena_id: int, service) -> HttpResponse:
     try:
         service(arena_id=arena_id, member=request.user, now=timing.now())
     except TableError as failure:
+        if failure.code == "rate_limited":  # 429, as every limit of the site answers
+            if wants_json(request):
+                return refused_json(failure.code, failure.message)
+            messages.error(request, failure.message)
+            found = _found(arena_id)
+            return render(request, "lobby/arena.html", _context(request, found), status=429)
         messages.error(request, failure.message)
     return HttpResponseRedirect(back)
 
