@@ -341,6 +341,7 @@ class Analysis(models.Model):
         RUNNING = "running", _("running")
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
+        BUSY = "busy", _("not queued: the computer was busy")
 
     match = models.OneToOneField(
         Match, primary_key=True, on_delete=models.CASCADE, related_name="analysis"

@@ -199,12 +199,16 @@ def review_game(
     *,
     nodes: int = DEFAULT_NODES,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Reviewed]:
     """Every move of a game (each with the position it was played in) reviewed; one
-    :class:`Endgame` serves the whole game. ``progress`` hears the count done so far."""
+    :class:`Endgame` serves the whole game. ``progress`` hears the count done so far;
+    when ``stop()`` says so (a budget spent), the moves reviewed until then."""
     endgame = Endgame()
     reviews = []
     for ply, (position, played) in enumerate(moves, start=1):
+        if stop is not None and stop():
+            break
         reviews.append(
             review_move(
                 ply, position, played, verdict(position, model, nodes=nodes, endgame=endgame)

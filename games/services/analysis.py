@@ -11,6 +11,8 @@ progress to the row and telling the table as it goes (``table.analysis``, not a 
 from __future__ import annotations
 
 import hashlib
+import json
+import time
 from datetime import datetime
 
 from django.conf import settings
@@ -43,6 +45,19 @@ TRY_RUNNING_SECONDS = 10  # a try not answered by then may be asked again
 TRY_KEPT_SECONDS = 24 * 3600
 #: Analyses a member asks for (new ones: asking again is free).
 ANALYSES_ASKED = Limit("analyses-asked", 5, 3600, setting="ANALYSIS_PER_HOUR")
+#: Requests to the analysis of a member a minute, like the site's other writes: asking
+#: for one, and each colour tried or refused (a flood of them once slowed others' moves
+#: 4.7×); the page asking again for an answer being worked out is not counted.
+ANALYSIS_POSTS = Limit("analysis-posts", 60, 60, setting="ANALYSIS_POSTS_PER_MINUTE")
+#: A match's review stops at this many plies of a game, and at this much CPU time for
+#: the whole match (a Fast or Classic match of ordinary length is always reviewed whole;
+#: what lies beyond is marked not reviewed). The stored result stays under
+#: ``RESULT_BYTES``.
+REVIEW_PLIES = 400
+REVIEW_CPU_SECONDS = 120.0
+RESULT_BYTES = 100_000
+#: Colours tried being worked out at once, all members together (a slot each).
+TRIES_IN_FLIGHT = 4
 
 
 def analysable(match: Match) -> bool:
@@ -63,9 +78,16 @@ def analysis_queue(
     analysis, created = Analysis.objects.get_or_create(
         match=match, defaults={"requested_at": now, "requested_by": member}
     )
-    if not created and analysis.status != Analysis.Status.FAILED:
+    if not created and analysis.status not in (Analysis.Status.FAILED, Analysis.Status.BUSY):
         return analysis
     state = state or MatchState.from_dict(match.state)
+    if backlog_full(besides=match.pk):
+        # Queued by itself or asked for: either waits behind the same backlog. The page
+        # says the computer was busy, and a player may ask again later.
+        analysis.status = Analysis.Status.BUSY
+        analysis.requested_at = now
+        analysis.save(update_fields=["status", "requested_at"])
+        return analysis
     analysis.status = Analysis.Status.QUEUED
     analysis.done = 0
     analysis.total = sum(game.ply for game in state.games)
@@ -84,6 +106,7 @@ def analysis_request(*, match_id: int, member: User | None, now: datetime) -> An
     ``ANALYSIS_BACKLOG`` others."""
     if member is None or not member.is_authenticated:
         raise TableError("not_allowed", _("Log in to ask for an analysis."))
+    analysis_post_check(member, now)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
@@ -95,14 +118,30 @@ def analysis_request(*, match_id: int, member: User | None, now: datetime) -> An
         if not analysable(match):
             raise TableError("invalid", _("Only finished matches of two players are analysed."))
         found = Analysis.objects.filter(match=match).first()
-        if found is not None and found.status != Analysis.Status.FAILED:
+        if found is not None and found.status not in (
+            Analysis.Status.FAILED,
+            Analysis.Status.BUSY,
+        ):
             return found
-        if Analysis.objects.filter(status__in=LIVE).count() >= settings.ANALYSIS_BACKLOG:
+        if backlog_full():
             raise TableError(
                 "busy", _("The computer has too many matches to analyse: ask again later.")
             )
         _hourly_check(member, now)
         return analysis_queue(match, now=now, member=member)
+
+
+def backlog_full(*, besides: int | None = None) -> bool:
+    """Whether ``ANALYSIS_BACKLOG`` analyses of other matches than ``besides`` already
+    wait or run (those queued by themselves included)."""
+    live = Analysis.objects.filter(status__in=LIVE).exclude(match_id=besides)
+    return live.count() >= settings.ANALYSIS_BACKLOG
+
+
+def analysis_post_check(member: User, now: datetime) -> None:
+    """A member's request to the analysis, counted with their others (``ANALYSIS_POSTS``)."""
+    if not ANALYSIS_POSTS.hit(member.pk, now=now):
+        raise TableError("rate_limited", _("Slow down: too many requests in a short time."))
 
 
 def _hourly_check(member: User, now: datetime) -> None:
@@ -150,36 +189,64 @@ def analysis_run(*, match_id: int, now) -> Analysis | None:
 
 
 def _review(match: Match, total: int) -> dict:
-    """Every game of the match reviewed, with the progress written and told as it goes."""
+    """Every game of the match reviewed, with the progress written and told as it goes,
+    within the budget (``REVIEW_PLIES`` a game, ``REVIEW_CPU_SECONDS`` a match)."""
     model = model_for(match.variant)
     games: list[list[Reviewed]] = []
     positions: list[list[Position]] = []
+    started = time.process_time()
+
+    def spent() -> bool:
+        return time.process_time() - started >= REVIEW_CPU_SECONDS
+
     for timeline in steps(MatchState.from_dict(match.state)):
         played, before = [], timeline[0].position
         for step in timeline:
             if step.move is not None:
                 played.append((before, step.move))
             before = step.position
-        done_before = sum(len(game) for game in games)
+        done_before = sum(len(game) for game in positions)
 
         def progress(done: int, offset: int = done_before) -> None:
             Analysis.objects.filter(pk=match.pk).update(done=offset + done)
             events.analysis_progress(match.pk, status="running", done=offset + done, total=total)
 
-        games.append(review_game(played, model, progress=progress))
+        games.append(review_game(played[:REVIEW_PLIES], model, progress=progress, stop=spent))
         positions.append([position for position, _ in played])
-    return analysis_result(games, positions)
+    return analysis_result(games, positions, moves=_moves_of(match))
 
 
-def analysis_result(games: list[list[Reviewed]], positions: list[list[Position]]) -> dict:
+def _moves_of(match: Match) -> list[list[tuple[str, int | str]]]:
+    """Each game's moves as (seat letter, colour played), for the moves not reviewed."""
+    return [
+        [
+            (SEAT_LETTERS[mover], move)
+            for (mover, _gained), move in zip(game.log, game.moves, strict=True)
+        ]
+        for game in MatchState.from_dict(match.state).games
+    ]
+
+
+def analysis_result(
+    games: list[list[Reviewed]],
+    positions: list[list[Position]],
+    *,
+    moves: list[list[tuple[str, int | str]]] | None = None,
+) -> dict:
     """What is stored and shown (SPEC §13): per game its moves, per seat the accuracy (the
-    mean over the match's moves) and the judged moves, with each game's own figures.
-    A judged move also keeps the cells its best colour would have taken."""
+    mean over the match's reviewed moves) and the judged moves, with each game's own
+    figures. A judged move also keeps the cells its best colour would have taken. Moves
+    beyond the review's budget (``moves`` gives them) are entries ``"reviewed": false``;
+    the cells of judged moves are left out from the last game backwards while the result
+    would pass ``RESULT_BYTES``."""
     entries = []
-    for reviews, befores in zip(games, positions, strict=True):
-        entries.append(
-            [_entry(review, before) for review, before in zip(reviews, befores, strict=True)]
-        )
+    for number, (reviews, befores) in enumerate(zip(games, positions, strict=True)):
+        game = [_entry(review, before) for review, before in zip(reviews, befores, strict=False)]
+        for ply in range(len(reviews) + 1, len(befores) + 1):
+            seat, played = moves[number][ply - 1] if moves else ("", None)
+            game.append({"ply": ply, "seat": seat, "played": played, "reviewed": False})
+        entries.append(game)
+    _fit(entries)
     per_game = [summary(reviews) for reviews in games]
     whole = summary(review for reviews in games for review in reviews)
     seats = []
@@ -191,7 +258,20 @@ def analysis_result(games: list[list[Reviewed]], positions: list[list[Position]]
                 "games": [_figures(game[seat]) for game in per_game],
             }
         )
-    return {"games": entries, "seats": seats}
+    complete = all(len(r) == len(b) for r, b in zip(games, positions, strict=True))
+    return {"games": entries, "seats": seats, "complete": complete}
+
+
+def _fit(entries: list[list[dict]]) -> None:
+    """Leave out the best colours' cells, the latest first, until the result fits."""
+    size = len(json.dumps(entries, separators=(",", ":")))
+    for game in reversed(entries):
+        for entry in reversed(game):
+            if size < RESULT_BYTES - 10_000:  # room for the seats' figures
+                return
+            cells = entry.pop("best_cells", None)
+            if cells is not None:
+                size -= len(json.dumps(cells, separators=(",", ":"))) + len('"best_cells":,')
 
 
 def _entry(review: Reviewed, before: Position) -> dict:
@@ -231,18 +311,25 @@ def analysis_try(
     member has one try in flight at a time."""
     if member is None or not member.is_authenticated:
         raise TableError("not_allowed", _("Log in to try other colours."))
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        raise TableError("not_found", _("No such table."))
-    if not analysable(match):
-        raise TableError("invalid", _("Only finished matches of two players are analysed."))
-    position = _position_at(match, game, ply)
-    move = _move(position, colour)
+    try:
+        match = Match.objects.filter(pk=match_id).first()
+        if match is None:
+            raise TableError("not_found", _("No such table."))
+        if not analysable(match):
+            raise TableError("invalid", _("Only finished matches of two players are analysed."))
+        position = _position_at(match, game, ply)
+        move = _move(position, colour)
+    except TableError:
+        analysis_post_check(member, now)  # a refusal counts
+        raise
     key = _try_key(match.variant, position, move)
     answer = cache.get(key)
     if answer is not None:
         return answer
     running = try_work_name(member.pk)
+    if work_held(running, now=now) == key:
+        return None  # still being worked out: the page asks again
+    analysis_post_check(member, now)  # new work
     if not work_begin(running, now=now, seconds=TRY_RUNNING_SECONDS, value=key):
         held = work_held(running, now=now)
         if held == key:
@@ -257,6 +344,14 @@ def analysis_try(
             )
         if not taken:
             raise TableError("busy", _("Wait for the answer to the colour you tried before."))
+    if not any(
+        work_begin(try_slot_name(slot), now=now, seconds=TRY_RUNNING_SECONDS, value=key)
+        for slot in range(TRIES_IN_FLIGHT)
+    ):
+        work_end(running, value=key)
+        raise TableError(
+            "busy", _("The computer is busy with other colours tried: try again in a moment.")
+        )
     transaction.on_commit(
         lambda: events.analysis_try_wanted(member.pk, match.variant, position.to_text(), move)
     )
@@ -320,8 +415,15 @@ def analysis_try_work(*, member_id: int, variant: str, fpn: str, move: int | str
             }
         cache.set(key, answer, TRY_KEPT_SECONDS)
     finally:
+        for slot in range(TRIES_IN_FLIGHT):
+            work_end(try_slot_name(slot), value=key)
         work_end(try_work_name(member_id), value=key)
     return answer
+
+
+def try_slot_name(slot: int) -> str:
+    """One of the ``TRIES_IN_FLIGHT`` places of tried colours being worked out."""
+    return f"analysis-try-slot:{slot}"
 
 
 def try_work_name(member_id: int) -> str:

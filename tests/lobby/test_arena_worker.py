@@ -1,6 +1,7 @@
 """An arena run by a real Celery worker and beat (SPEC §12): eight members on two Daphne
 processes, matches played over real sockets and ended by resignation after two moves
-each (short, and still counted: SPEC §12 counts a match once every seat made two moves), and every pairing, score, streak, berserk bonus, abort, rank and the
+each (short, and still counted: SPEC §12 counts a match once every seat made two moves), and
+every pairing, score, streak, berserk bonus, abort, rank and the
 end checked against values written out here.
 
 The time is injected: a pairing round comes when the test moves the clock on by

@@ -99,8 +99,10 @@ export function setupAnalysis(table, board, replay) {
     }
     const done = analysis && analysis.status === "done";
     const running = analysis && (analysis.status === "queued" || analysis.status === "running");
-    $("analysis-ask").hidden = !(analysis === null || (analysis && analysis.status === "failed")) || root.dataset.member !== "1";
+    const again = analysis && (analysis.status === "failed" || analysis.status === "busy");
+    $("analysis-ask").hidden = !(analysis === null || again) || root.dataset.member !== "1";
     $("analysis-failed").hidden = !(analysis && analysis.status === "failed");
+    $("analysis-busy").hidden = !(analysis && analysis.status === "busy");
     const progress = $("analysis-progress");
     progress.hidden = !running;
     if (running) {
@@ -131,7 +133,8 @@ export function setupAnalysis(table, board, replay) {
   }
 
   /** Seat A's win chances after each move of a game (and before the first). */
-  function curve(entries) {
+  function curve(all) {
+    const entries = all.filter((e) => e.reviewed !== false); // beyond the review's budget: none
     const forA = (e, value) => (e.seat === "A" ? value : 100 - value);
     const points = entries.length ? [forA(entries[0], entries[0].before)] : [50];
     for (const e of entries) points.push(forA(e, e.after));
@@ -231,6 +234,13 @@ export function setupAnalysis(table, board, replay) {
     const e = spot && entry && entry.ply && !entry.event ? analysis.games[game][entry.ply - 1] : null;
     if (!e) {
       note.hidden = true;
+      board.mark("best", []);
+      return;
+    }
+    if (e.reviewed === false) {
+      note.textContent = t("replay.at", { ply: e.ply, total: analysis.games[game].length }) + ": " + t("analysis.unreviewed");
+      note.dataset.judgement = "";
+      note.hidden = false;
       board.mark("best", []);
       return;
     }
