@@ -57,14 +57,15 @@ def test_two_members_join_play_and_the_standings_follow(browser, site, login, ma
         caught_up(page, match)
         expect(page.locator("#berserk")).to_be_visible()  # before their first move
 
-    # A move each, then alice resigns the match.
+    # Two moves each (a match counts from there, SPEC §12), then alice resigns the match.
     members = {s.seat: s.member for s in match.seats.select_related("member")}
-    for ply in (1, 2):
+    for ply in (1, 2, 3, 4):
         position = current_state(match).current.position
         page = pages[members[position.to_move].username]
+        expect(page.locator(f'#table[data-ply="{ply - 1}"]')).to_have_count(1)  # its turn shown
         page.keyboard.press(str(greedy(position)))
         expect(page.locator(f'#table[data-ply="{ply}"]')).to_have_count(1)
-    assert current_state(match).current.ply == 2
+    assert current_state(match).current.ply == 4
     off_the_loop(services.match_resign, match_id=match.pk, user=alice, now=timing.now())
 
     # The watcher's page shows the result without a reload: bob 2, alice 0.
