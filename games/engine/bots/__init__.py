@@ -26,13 +26,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.engine.bots.alphabeta import best_move
 from games.engine.bots.levels import greedy_move, heuristic_move, random_move
 from games.engine.bots.search import Search
 from games.engine.position import Move, Position
 
 LEVELS = (1, 2, 3, 4)
-# Searched positions per move of level 4 when no budget is given (see docs/bots.md).
-DEFAULT_NODES = 2000
+# Searched positions per move of level 4 when no budget is given (see docs/bots.md): on
+# two-seat games (the bitboard search), and on three or four seats (the paranoid search).
+DEFAULT_NODES = 20000
+SEATS_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
 
@@ -106,7 +109,10 @@ def decide(
         return Decision(moves[0], 0)
     rng.shuffle(moves)
     deadline = None if time_limit is None else clock() + time_limit
-    found = Search(position, budget=nodes or DEFAULT_NODES, deadline=deadline, clock=clock).run(
-        moves
-    )
+    if position.seats == 2 and len(position.sides) == 2:
+        budget = nodes or DEFAULT_NODES
+        found = best_move(position, moves, budget=budget, deadline=deadline, clock=clock)
+        return Decision(found.move, found.nodes, found.depth)
+    budget = nodes or SEATS_NODES
+    found = Search(position, budget=budget, deadline=deadline, clock=clock).run(moves)
     return Decision(found.move, found.nodes, found.depth)
