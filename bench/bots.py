@@ -177,7 +177,7 @@ def against(args: argparse.Namespace) -> None:
     print()
     print(opponents.HEADER)
     me = opponents.level4(args.nodes)
-    other = before or opponents.sparring()
+    other = before or opponents.SparringPlayer()
     began = time.perf_counter()
     try:
         for board in boards:
@@ -188,6 +188,12 @@ def against(args: argparse.Namespace) -> None:
     finally:
         if before:
             before.close()
+    if not before:
+        depths = sorted(other.depths)
+        print(
+            f"# sparring partner's finished depth: median {statistics.median(depths):g}, "
+            f"lowest {depths[0]}, {sum(d >= 20 for d in depths)} of {len(depths)} moves 20+"
+        )
     print(f"# whole run: {time.perf_counter() - began:.0f} s")
 
 

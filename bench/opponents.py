@@ -91,13 +91,19 @@ def level4(nodes: int | None) -> Player:
     return move
 
 
-def sparring(budget: int = BUDGET) -> Player:
-    def move(position: Position, seed: int) -> tuple[int | str, float]:
-        start = time.perf_counter()
-        colour = Sparring(position, budget).best()
-        return colour, time.perf_counter() - start
+class SparringPlayer:
+    """The sparring partner as a player; ``depths`` keeps each move's finished depth."""
 
-    return move
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.depths: list[int] = []
+
+    def __call__(self, position: Position, seed: int) -> tuple[int | str, float]:
+        start = time.perf_counter()
+        search = Sparring(position, self.budget)
+        colour = search.best()
+        self.depths.append(search.depth)
+        return colour, time.perf_counter() - start
 
 
 @dataclass

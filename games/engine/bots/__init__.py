@@ -34,7 +34,7 @@ from games.engine.position import Move, Position
 LEVELS = (1, 2, 3, 4)
 # Searched positions per move of level 4 when no budget is given (see docs/bots.md): on
 # two-seat games (the bitboard search), and on three or four seats (the paranoid search).
-DEFAULT_NODES = 20000
+DEFAULT_NODES = 30000
 SEATS_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
