@@ -7,8 +7,10 @@ directory and runs in a child process of its own (its modules have the same name
 today's); it is asked one position at a time over a pipe and answers with its move and
 the seconds it took. Only one of the two computes at any moment.
 
-Each board is played twice, level 4 once from each seat; points are 1 a game won, ½
-drawn. Everything but the times is the same in every run.
+Each board is played twice, level 4 once from each seat; game points are 1 a game won,
+½ drawn. The first mover wins most games between players of like strength, so the two
+games of a board are also scored as one match (SPEC §3): 2-0 wins it, 1-1 is decided on
+the total score. Everything but the times is the same in every run.
 """
 
 from __future__ import annotations
@@ -112,14 +114,20 @@ class Tally:
 
     games: int = 0
     points: float = 0.0
+    # the two games of a board as one match (SPEC §3): 1-1 is decided on total score
+    match_points: float = 0.0
+    lead: int = 0  # level 4's cells minus the other's, over every game
     mine: list[float] = field(default_factory=list)
     theirs: list[float] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
 
     def row(self, board: str) -> str:
         mine, theirs = self.mine, self.theirs
+        matches = self.games // 2
         return (
             f"| {board} | {self.games} | {self.points:g} | {100 * self.points / self.games:.0f} "
+            f"| {self.match_points:g} of {matches} | {100 * self.match_points / matches:.0f} "
+            f"| {self.lead / self.games:+.1f} "
             f"| {1000 * statistics.mean(mine):.0f} | {1000 * statistics.median(mine):.0f} "
             f"| {1000 * max(mine):.0f} | {1000 * statistics.mean(theirs):.0f} "
             f"| {1000 * max(theirs):.0f} |"
@@ -147,6 +155,7 @@ def play_game(start: Position, players: tuple[Player, Player], mine: int, tally:
     tally.games += 1
     tally.points += 0.5 if len(winners) == 2 else float(winners == (mine,))
     a, b = position.scores
+    tally.lead += (a - b) if mine == 0 else (b - a)
     tally.lines.append(f"level 4 as {'AB'[mine]}: {a}-{b}")
 
 
@@ -154,12 +163,19 @@ def play_boards(board: str, boards: int, me: Player, other: Player) -> Tally:
     tally = Tally()
     for n in range(boards):
         start = start_position(board, n)
+        points, lead = tally.points, tally.lead
         play_game(start, (me, other), 0, tally)
         play_game(start, (other, me), 1, tally)
+        won, ahead = tally.points - points, tally.lead - lead
+        if won != 1:
+            tally.match_points += float(won > 1)
+        else:
+            tally.match_points += 1.0 if ahead > 0 else 0.5 if ahead == 0 else 0.0
     return tally
 
 
 HEADER = (
-    "| board | games | level 4's points | % | level 4 ms/move mean | median | max "
-    "| other ms/move mean | max |\n|---|---|---|---|---|---|---|---|---|"
+    "| board | games | level 4's game points | % | match points | % | lead a game "
+    "| level 4 ms/move mean | median | max | other ms/move mean | max |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|"
 )

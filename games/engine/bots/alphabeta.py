@@ -140,7 +140,8 @@ class AlphaBeta:
             ranked = sorted(range(len(order)), key=lambda i: -scored[i])
             order = [order[i] for i in ranked]
             best = Result(order[0][0], scored[ranked[0]], depth, self.nodes)
-            if not self.open:
+            # solved, or a won game in sight: deeper iterations cannot change the result
+            if not self.open or best.value >= WON / 2:
                 break
         return Result(best.move, best.value, best.depth, self.nodes)
 
@@ -195,32 +196,43 @@ class AlphaBeta:
                     # a cut on a stored value of a line that stopped early keeps it open
                     self.open = True
                 return e_value
-        # children, each once: the table's move, then cut-offs, then the most gained
+        # the table's move first; the others are made only when it does not cut off,
+        # then ordered by what they gain, then by the cut-offs they made before
         before = sa if mover == 0 else sb
         history = self.history
-        made = []
         play, spend = bitboard.play, self.spend
+        alpha_start = alpha
+        best, best_colour = -float("inf"), 0
+        first_gains = False
+        if first:
+            spend()
+            child = play(game, state, first)
+            first_gains = value_of(child[mover]) > before
+            best = -self._value(child, depth - 1, -beta, -alpha, ply + 1)
+            best_colour = first
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    key = (mover, first)
+                    history[key] = history.get(key, 0) + depth * depth
+                    table[state] = (depth, best, LOWER, first)
+                    return best
+        made = []
         for colour in range(1, game.colours + 1):
-            if colour in (ca, cb):
+            if colour in (ca, cb) or colour == first:
                 continue
             spend()
             child = play(game, state, colour)
             gained = value_of(child[mover]) - before
-            if colour == first:
-                rank = 1 << 40
-            else:
-                rank = (gained << 20) + min(history.get((mover, colour), 0), (1 << 20) - 1)
+            rank = (gained << 20) + min(history.get((mover, colour), 0), (1 << 20) - 1)
             made.append((rank, colour, child))
         made.sort(key=lambda item: -item[0])
-        if ply >= PRUNE_FROM and made[0][0] >= 1 << 20:
+        if ply >= PRUNE_FROM and (first_gains or (made and made[0][0] >= 1 << 20)):
             # deep in the tree a move that takes nothing is tried only when none takes
             # anything (near the root it may block the colour the other seat needs)
-            made = [item for item in made if item[0] >= 1 << 20 or item[1] == first]
-        alpha_start = alpha
-        best = -float("inf")
-        best_colour = made[0][1]
-        for n, (_, colour, child) in enumerate(made):
-            if n == 0:
+            made = [item for item in made if item[0] >= 1 << 20]
+        for _, colour, child in made:
+            if not best_colour:
                 value = -self._value(child, depth - 1, -beta, -alpha, ply + 1)
             else:
                 value = -self._value(child, depth - 1, -alpha - 1e-6, -alpha, ply + 1)
