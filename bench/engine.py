@@ -119,7 +119,10 @@ def bench_variant(key: str, games: int) -> dict[str, float]:
                 assert not ref.is_over or move is record[-1][1]
 
     two_seats = starts[0].seats == 2 and len(starts[0].sides) == 2
-    cores = {pos.to_text(): (bitboard.Game.of(pos), bitboard.state_of(pos)) for pos, _ in moves}
+    cores = {
+        pos.to_text(): (bitboard.Game.of(pos), bitboard.state_of(pos))
+        for pos, _ in (moves if two_seats else [])
+    }
 
     def core_move(pos: Position, move: int | str) -> Callable[[], object]:
         game, state = cores[pos.to_text()]
@@ -217,7 +220,11 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['ref previews'] / r['previews']:.0f} "
             f"| {r['games/s']:.0f} | {r['ref games/s']:.1f} "
             f"| {r['games/s'] / r['ref games/s']:.0f} "
-            f"| {r['core move']:.1f} | {r['ref move'] / r['core move']:.0f} |",
+            + (
+                f"| {r['core move']:.1f} | {r['ref move'] / r['core move']:.0f} |"
+                if r["core move"] == r["core move"]  # NaN: not a two-seat variant
+                else "| - | - |"
+            ),
             flush=True,
         )
     print()

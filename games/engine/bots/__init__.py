@@ -4,7 +4,9 @@
 2. greedy: the move that scores most now;
 3. heuristic: the score now, what the mover can take next, what the opponents can take
    next (a colour the mover takes is one they cannot: blocking) and the edge it leaves;
-4. search: alpha-beta with iterative deepening under a budget of searched positions.
+4. search: alpha-beta with iterative deepening under a budget of searched positions; on
+   two-seat games with a transposition table on bitboards (:mod:`.alphabeta`), on three
+   or four seats the paranoid search (:mod:`.search`).
 
 The answer depends only on the position, the level, the seed and the budget, unless a
 ``time_limit`` is given: that guard (for production) returns the best move found when
@@ -39,7 +41,7 @@ SEATS_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
 
-__all__ = ["DEFAULT_NODES", "LEVELS", "TIME_LIMIT", "Decision", "choose", "decide"]
+__all__ = ["DEFAULT_NODES", "LEVELS", "SEATS_NODES", "TIME_LIMIT", "Decision", "choose", "decide"]
 
 
 @dataclass(frozen=True, slots=True)
