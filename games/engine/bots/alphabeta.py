@@ -1,12 +1,13 @@
 """Level 4's search on two-seat games: iterative-deepening negamax alpha-beta with
 principal-variation (null-window) search, a transposition table, and moves ordered by
-the table's best move, then by cut-offs (history), then by what they gain; on the
+the table's best move, then by what they gain, then by cut-offs (history); on the
 bitboard core (:mod:`games.engine.bots.bitboard`), so enclosure and the equator are the
 real rules at every node.
 
 The rule it keeps: the answer depends only on the root, the order of the root moves it
 is given (the caller shuffles them with the seed), and the budget of searched positions,
-unless a ``deadline`` is given. A searched position is one made by ``bitboard.play``; the
+unless a ``deadline`` is given. A searched position is one made by ``bitboard.play`` (or, for
+the root's moves, by ``Position.play``); the
 search never makes more than its budget and then answers with the best move of the
 deepest finished iteration (or of the unfinished one, when its first move, searched with
 a full window, is already known to be better).
@@ -29,7 +30,7 @@ from games.engine.position import Move, Position
 WON = 1_000_000.0
 SOONER = 1.0  # per ply: a win one ply sooner is worth one cell more
 MAX_DEPTH = 64
-# Weights of evaluate(), per point of value (tuned by self-play: docs/bots.md).
+# Weights of evaluate(), per point of value (not tuned: what was tried is in docs/bots.md).
 RACE = 1.0  # the cells a seat reaches first, the mover a step ahead, as a lead
 EQUATOR = 4.0  # the race already takes one seat past the equator
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -140,8 +141,9 @@ class AlphaBeta:
             ranked = sorted(range(len(order)), key=lambda i: -scored[i])
             order = [order[i] for i in ranked]
             best = Result(order[0][0], scored[ranked[0]], depth, self.nodes)
-            # solved, or a won game in sight: deeper iterations cannot change the result
-            if not self.open or best.value >= WON / 2:
+            # solved: deeper iterations cannot change the result (a won game in sight
+            # is searched on, for a bigger lead: the total score decides a 1-1 match)
+            if not self.open:
                 break
         return Result(best.move, best.value, best.depth, self.nodes)
 
