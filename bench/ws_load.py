@@ -255,19 +255,33 @@ async def player(
     open their tables in the same second)."""
     if ramp:
         await asyncio.sleep(rng.uniform(0, ramp))
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
     while time.monotonic() < stop_at:
-        socket = await connect(servers.url(server_index, f"/ws/table/{match_id}/"), cookie)
+        try:
+            socket = await connect(servers.url(server_index, f"/ws/table/{match_id}/"), cookie)
+        except (OSError, InvalidHandshake):
+            tally.error("connect")
+            await asyncio.sleep(1)  # as a page waits before it tries again
+            continue
         sent: dict[tuple[int, int], float] = {}
         asked_rematch = False
         ready_for = 0  # the game after which this player said ready
         try:
             while time.monotonic() < stop_at:
                 try:
+                    # A page pings every PRESENCE_PING_SECONDS (20) while nothing else goes.
                     raw = await asyncio.wait_for(
-                        socket.recv(), max(0.1, stop_at - time.monotonic())
+                        socket.recv(), max(0.1, min(20.0, stop_at - time.monotonic()))
                     )
                 except TimeoutError:
-                    return
+                    if time.monotonic() >= stop_at:
+                        return
+                    await socket.send('{"type":"ping"}')
+                    continue
+                except ConnectionClosed:
+                    tally.error("closed")
+                    break
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "error":
