@@ -455,6 +455,9 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 
 # --- Security ---------------------------------------------------------------------------
+# Sessions read from the cache (Redis) and written to both: a socket asks for its
+# session before every action (games.sockets.MemberSocket.standing).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 # Daphne holds a whole request body in memory before Django sees it: the proxy's limit is

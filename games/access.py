@@ -78,10 +78,10 @@ def locked_table(match_id: int) -> tuple[Match, list[SeatRow]]:
 def locked_match(match_id: int) -> Match:
     """The match row locked for the rest of the transaction (every change takes it), all
     but its board (game 1's start, read only when a match is created)."""
-    match = Match.objects.select_for_update().defer("board").filter(pk=match_id).first()
-    if match is None:
-        raise TableError("not_found", _("This table does not exist."))
-    return match
+    try:
+        return Match.objects.select_for_update().defer("board").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise TableError("not_found", _("This table does not exist.")) from None
 
 
 def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:

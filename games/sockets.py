@@ -12,6 +12,7 @@ events it committed are sent from this event loop afterwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -64,6 +65,7 @@ class Opening:
 
 class MemberSocket(AsyncWebsocketConsumer):
     table_id: int | None = None
+    quiet_until = 0.0  # refused by the rate limit until then (``time.time``)
     opened_ok = False
     member = None
     session_key: str | None = None
@@ -226,17 +228,23 @@ class MemberSocket(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         received_at = timing.now()  # a move's stamp for the clock
         moment, self.heard_at = time.time(), time.monotonic()
+        counted = False
         try:
-            message = protocol.parse(text_data, bytes_data)
-            if self.rate.over(self.channel_name, now=moment):
+            if moment < self.quiet_until:  # over the limit: refused here, no look-up
                 raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
-            counts = await self.handle(message, received_at)
-            if counts:
-                self.rate.hit(self.channel_name, now=moment)
+            message = protocol.parse(text_data, bytes_data)
+            # A move counts only when it is refused (a move accepted in turn never does);
+            # anything else counts before it is handled.
+            if not isinstance(message, protocol.Move):
+                counted = True
+                self.count(moment)
+            await self.handle(message, received_at)
         except Revoked as revoked:
             await self.close(code=revoked.close_code)
         except TableError as failure:
-            self.rate.hit(self.channel_name, now=moment)
+            if not counted and failure.code != "rate_limited":
+                with contextlib.suppress(TableError):
+                    self.count(moment)
             await self.send_error(failure.code, failure.message)
         except Exception:
             # The frame is not logged: it is the sender's, of any size and content.
@@ -245,14 +253,22 @@ class MemberSocket(AsyncWebsocketConsumer):
             )
             await self.send_error("internal", _("Something went wrong on the server."))
 
+    def count(self, moment: float) -> None:
+        """Count a message against the socket's limit (``accounts.limits``); over it,
+        ``rate_limited``, and the socket refuses by itself until the window ends."""
+        if not self.rate.hit(self.channel_name, now=moment):
+            seconds = self.rate.rate()[1]
+            self.quiet_until = (moment // seconds + 1) * seconds
+            raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
+
     async def send_error(self, code: str, message) -> None:
         """An error for this socket, in its language (messages are translated only here)."""
         with translation.override(self.language):
             await self.send_json(protocol.error(code, message))
 
     async def handle(self, message: protocol.Message, received_at) -> bool:
-        """Handle a parsed message; return False when it must not count against the rate
-        limit (a move accepted in turn)."""
+        """Handle a parsed message (a move counts against the rate limit only when it is
+        refused: ``receive``)."""
         raise TableError("not_allowed", _("That is not possible here or now."))
 
     async def act(self, function: Callable[..., Any] | None, **kwargs: Any) -> Any:
