@@ -8,7 +8,6 @@ import pytest
 MODULES = [
     "games.engine",
     "games.engine.board",
-    "games.engine.bots.bitboard",
     "games.engine.bots.blocking",
     "games.engine.errors",
     "games.engine.letters",

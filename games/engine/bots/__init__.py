@@ -4,9 +4,7 @@
 2. greedy: the move that scores most now;
 3. heuristic: the score now, what the mover can take next, what the opponents can take
    next (a colour the mover takes is one they cannot: blocking) and the edge it leaves;
-4. search: alpha-beta with iterative deepening under a budget of searched positions; on
-   two-seat games with a transposition table on bitboards (:mod:`.alphabeta`), on three
-   or four seats the paranoid search (:mod:`.search`).
+4. search: alpha-beta with iterative deepening under a budget of searched positions.
 
 The answer depends only on the position, the level, the seed and the budget, unless a
 ``time_limit`` is given: that guard (for production) returns the best move found when
@@ -28,20 +26,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.engine.bots.alphabeta import best_move
 from games.engine.bots.levels import greedy_move, heuristic_move, random_move
 from games.engine.bots.search import Search
 from games.engine.position import Move, Position
 
 LEVELS = (1, 2, 3, 4)
-# Searched positions per move of level 4 when no budget is given (see docs/bots.md): on
-# two-seat games (the bitboard search), and on three or four seats (the paranoid search).
-DEFAULT_NODES = 30000
-SEATS_NODES = 2000
+# Searched positions per move of level 4 when no budget is given (see docs/bots.md).
+DEFAULT_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
 
-__all__ = ["DEFAULT_NODES", "LEVELS", "SEATS_NODES", "TIME_LIMIT", "Decision", "choose", "decide"]
+__all__ = ["DEFAULT_NODES", "LEVELS", "TIME_LIMIT", "Decision", "choose", "decide"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +106,7 @@ def decide(
         return Decision(moves[0], 0)
     rng.shuffle(moves)
     deadline = None if time_limit is None else clock() + time_limit
-    if position.seats == 2 and len(position.sides) == 2:
-        budget = nodes or DEFAULT_NODES
-        found = best_move(position, moves, budget=budget, deadline=deadline, clock=clock)
-        return Decision(found.move, found.nodes, found.depth)
-    budget = nodes or SEATS_NODES
-    found = Search(position, budget=budget, deadline=deadline, clock=clock).run(moves)
+    found = Search(position, budget=nodes or DEFAULT_NODES, deadline=deadline, clock=clock).run(
+        moves
+    )
     return Decision(found.move, found.nodes, found.depth)
