@@ -42,6 +42,18 @@ def fast_table(new_table, alice, bob):
 
 
 @pytest.fixture
+def finished(new_table, alice, bob):
+    """An unrated Fast match between alice and bob, played to its end."""
+    import random
+
+    from tests.moves import play_out
+
+    match = new_table("fast", [alice, bob])
+    play_out(match, [alice, bob], rng=random.Random(1), now=T0)
+    return match
+
+
+@pytest.fixture
 def under_way(fast_table, alice, bob):
     """The fast table after a move each: a resignation there is one, not an abort (SPEC §3)."""
     from tests.moves import play_opening

@@ -19,13 +19,6 @@ from tests.moves import play_out
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def finished(new_table, alice, bob):
-    match = new_table("fast", [alice, bob])
-    play_out(match, [alice, bob], rng=random.Random(1), now=T0)
-    return match
-
-
 def test_a_review_stops_at_its_budget_and_marks_the_rest_not_reviewed(finished, alice, monkeypatch):
     monkeypatch.setattr(analysis_services, "REVIEW_PLIES", 3)
     services.analysis_request(match_id=finished.pk, member=alice, now=T0)

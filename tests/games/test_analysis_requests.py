@@ -18,14 +18,6 @@ from tests.moves import play_opening, play_out
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def finished(new_table, alice, bob):
-    """An unrated Fast match between alice and bob, played to its end."""
-    match = new_table("fast", [alice, bob])
-    play_out(match, [alice, bob], rng=random.Random(1), now=T0)
-    return match
-
-
 def ask(client, member, match, path="analysis/", prefix="", **data):
     client.force_login(member)
     return client.post(f"{prefix}/match/{match.pk}/{path}", data)
