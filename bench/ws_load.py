@@ -502,7 +502,16 @@ def main() -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["play", "people", "saturated", "overload", "hint-flood", "visitor-flood"],
+        choices=[
+            "play",
+            "people",
+            "saturated",
+            "overload",
+            "hint-flood",
+            "visitor-flood",
+            "arena-flood",
+            "analysis-flood",
+        ],
         action="append",
         help="run only these phases (repeatable); all by default",
     )
@@ -530,7 +539,17 @@ def main() -> int:
     )
     args = parser.parse_args()
     phases = set(
-        args.only or ["play", "people", "saturated", "overload", "hint-flood", "visitor-flood"]
+        args.only
+        or [
+            "play",
+            "people",
+            "saturated",
+            "overload",
+            "hint-flood",
+            "visitor-flood",
+            "arena-flood",
+            "analysis-flood",
+        ]
     )
     if args.hint_flood or args.visitor_flood:
         phases = {"hint-flood"} if args.hint_flood else set()
@@ -557,6 +576,10 @@ def main() -> int:
         hint_flood_phase(tables, play_seconds)
     if "visitor-flood" in phases:
         visitor_flood_phase(tables, play_seconds)
+    if "arena-flood" in phases:
+        arena_flood_phase(tables, play_seconds)
+    if "analysis-flood" in phases:
+        analysis_flood_phase(tables, play_seconds)
     return 0
 
 
@@ -897,6 +920,202 @@ def overload_phase(tables, overload_seconds: float) -> None:
             f"after: a page in {page * 1000:.0f} ms, a move in {move * 1000:.0f} ms"
         )
     finally:
+        servers.stop()
+
+
+# --- floods of the community surfaces (fair play) ---------------------------------------
+
+
+def member_cookie(name: str) -> tuple[object, str]:
+    """A member (made if new) and a logged-in session's cookie header, with a CSRF token."""
+    from django.test import Client
+
+    from accounts.models import User
+
+    member, _ = User.objects.get_or_create(username=name, defaults={"email": f"{name}@x"})
+    client = Client()
+    client.force_login(member)
+    token = "b" * 32  # Django accepts an unmasked secret equal to the cookie's
+    return member, f"sessionid={client.cookies['sessionid'].value}; csrftoken={token}"
+
+
+def post(url: str, cookie: str, data: dict | None = None) -> int:
+    """POST a form as a page does; the answer's status."""
+    from urllib.error import HTTPError
+    from urllib.parse import urlencode
+
+    request = urllib.request.Request(
+        url,
+        data=urlencode(data or {}).encode(),
+        headers={
+            "Cookie": cookie,
+            "X-CSRFToken": "b" * 32,
+            "Accept": "application/json",
+            "X-Forwarded-Proto": "http",
+        },
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status
+    except HTTPError as refused:
+        return refused.code
+
+
+def _flood_compare(label: str, servers: Servers, tables, seconds: float, flood) -> None:
+    """p99 of moves at 20 tables as people play, without and then with ``flood(stop_at)``
+    (a coroutine returning a line to print), in one run."""
+    results = []
+    for flooding in (False, True):
+        rows = new_tables(tables)[:20]
+
+        async def run(rows=rows, flooding=flooding):
+            stop_at = time.monotonic() + seconds
+            work = flood(stop_at) if flooding else asyncio.sleep(0, "")
+            (tally, _, _), said = await asyncio.gather(
+                play(servers, rows, (0.5, 1.5), seconds), work
+            )
+            return tally, said
+
+        tally, said = asyncio.run(run())
+        p99 = percentile(tally.round_trips, 0.99) * 1000
+        results.append(p99)
+        print(
+            f"  {'with' if flooding else 'without'} the {label}: {tally.moves} moves, "
+            f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
+            f"errors {tally.errors or 0}" + (f"; {said}" if flooding else "")
+        )
+    print(f"  p99 with the {label} / without: {results[1] / results[0]:.2f}")
+
+
+def arena_flood_phase(tables, seconds: float) -> None:
+    """Fair play, finding 5: three members join and withdraw an arena, each 4 times a
+    second (together five times the pace of the finding: 36 in 15 s), while 20 arena
+    pages listen (each fetches the standings once per message, as
+    ``static/js/arena.js`` does) and 20 tables play."""
+    from games import timing
+    from lobby import services as lobby
+
+    print(f"\nArena flood: 20 tables as people play, {seconds:.0f} s each, one process; then")
+    print("the same while 3 members join and withdraw an arena 4 times a second each and 20")
+    print("open arena pages fetch the standings on every message")
+    now = timing.now()
+    arena = lobby.arena_create(name="Flood", variant="fast", clock="1+1", starts_at=now, minutes=60)
+    lobby.arenas_advance(now=now)
+    flooders = [member_cookie(f"load-arena-{i}")[1] for i in range(3)]
+    watchers = [member_cookie(f"load-watch-{i}")[1] for i in range(20)]
+    servers = Servers(1, "pubsub")
+
+    async def flood(stop_at: float) -> str:
+        answers: dict[int, int] = {}
+        heard = fetched = 0
+
+        async def toggle(cookie: str) -> None:
+            turn = 0
+            while time.monotonic() < stop_at:
+                await asyncio.sleep(0.25)
+                action = "join" if turn % 2 == 0 else "withdraw"
+                url = servers.url(0, f"/arenas/{arena.pk}/{action}/", "http")
+                status = await asyncio.to_thread(post, url, cookie)
+                answers[status] = answers.get(status, 0) + 1
+                turn += status < 400  # a refused toggle is tried again
+
+        async def watch(cookie: str) -> None:
+            nonlocal heard, fetched
+            socket = await connect(servers.url(0, f"/ws/arena/{arena.pk}/"), cookie)
+            standings = servers.url(0, f"/arenas/{arena.pk}/standings/", "http")
+            request = urllib.request.Request(standings, headers={"Cookie": cookie})
+            try:
+                while time.monotonic() < stop_at:
+                    try:
+                        await asyncio.wait_for(socket.recv(), max(0.1, stop_at - time.monotonic()))
+                    except TimeoutError:
+                        break
+                    heard += 1
+                    await asyncio.to_thread(lambda: urllib.request.urlopen(request).read())
+                    fetched += 1
+            finally:
+                await socket.close()
+
+        await asyncio.gather(*(toggle(c) for c in flooders), *(watch(c) for c in watchers))
+        shown = ", ".join(f"{count} answered {status}" for status, count in sorted(answers.items()))
+        return f"toggles: {shown}; arena messages heard by 20 pages: {heard}, standings {fetched}"
+
+    try:
+        _flood_compare("arena flood", servers, tables, seconds, flood)
+    finally:
+        servers.stop()
+
+
+def analysis_flood_phase(tables, seconds: float) -> None:
+    """Fair play, finding 7: seven members try colours in a finished match and ask for
+    analyses of others, each twice a second, while 20 tables play; the computer's two
+    queues are served by workers started as ``config/run.py`` starts them (``nice``)."""
+    import random
+
+    from games.engine import Position
+    from games.selectors import match_steps
+    from tests.moves import play_out
+
+    print(f"\nAnalysis flood: 20 tables as people play, {seconds:.0f} s each, one process and")
+    print("the analysis workers; then the same while 7 members post tried colours and")
+    print("analysis requests twice a second each")
+    from games import services, timing
+
+    members = [member_cookie(f"load-try-{i}") for i in range(7)]
+    finished = []
+    for index in range(4):
+        pair = [members[index][0], members[index + 1][0]]
+        match = services.match_create(variant="fast", members=pair, now=timing.now())
+        play_out(match, pair, rng=random.Random(index), now=timing.now())
+        finished.append(match.pk)
+    steps = [s for s in match_steps(match)["games"][0] if s["event"] is None]
+    tries = []
+    for step in steps:
+        position = Position.from_text(step["position"])
+        for colour, why in position.legal_colors().items():
+            if why is None:
+                tries.append({"game": 1, "ply": step["ply"], "colour": str(colour)})
+    from config.run import analysis_workers
+
+    env = {**os.environ, "DEBUG": "0", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR"}
+    workers = [
+        subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for command in analysis_workers(sys.executable)
+    ]
+    servers = Servers(1, "pubsub")
+
+    async def flood(stop_at: float) -> str:
+        answers: dict[str, int] = {}
+
+        async def member(index: int, cookie: str) -> None:
+            turn = index
+            while time.monotonic() < stop_at:
+                await asyncio.sleep(0.5)
+                if turn % 3:
+                    url = servers.url(0, f"/match/{match.pk}/analysis/try/", "http")
+                    status = await asyncio.to_thread(post, url, cookie, tries[turn % len(tries)])
+                    kind = "try"
+                else:
+                    target = finished[turn % len(finished)]
+                    url = servers.url(0, f"/match/{target}/analysis/", "http")
+                    status = await asyncio.to_thread(post, url, cookie)
+                    kind = "analysis"
+                answers[f"{kind} {status}"] = answers.get(f"{kind} {status}", 0) + 1
+                turn += 1
+
+        await asyncio.gather(*(member(i, cookie) for i, (_, cookie) in enumerate(members)))
+        return "posts: " + ", ".join(f"{n} {key}" for key, n in sorted(answers.items()))
+
+    try:
+        _flood_compare("analysis flood", servers, tables, seconds, flood)
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(timeout=30)
         servers.stop()
 
 

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: how much lower the analysis workers' CPU priority is than the web processes' (``nice``)
+ANALYSIS_NICENESS = 10
 
 
 def redis_server() -> str:
@@ -40,6 +42,17 @@ def wait_for(path: Path, seconds: float = 10) -> None:
         if time.monotonic() > deadline:
             raise SystemExit(f"{path} did not appear")
         time.sleep(0.05)
+
+
+def analysis_workers(python: str) -> list[list[str]]:
+    """The computer's reviews and tried colours: one process each, so a flag never waits
+    behind them, and at a lower CPU priority (``nice``) than the web processes, so a flood
+    of analyses on a shared machine takes only the CPU the tables leave (docs/deploy.md)."""
+    celery = ["nice", "-n", str(ANALYSIS_NICENESS), python, "-m", "celery", "-A", "config"]
+    return [
+        [*celery, "worker", "--loglevel=WARNING", "-Q", queue, "-c", "1", "-n", f"{name}@%h"]
+        for queue, name in (("analysis", "analysis"), ("analysis_try", "analysis-try"))
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,9 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([*manage, "seed_demo"], cwd=ROOT, env=env, check=True)
         celery = [python, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING"]
         start([*celery, "--beat", "-Q", "clocks,bots,default", "-n", "main@%h"])
-        # The computer's reviews: one process each, so a flag never waits behind them.
-        start([*celery, "-Q", "analysis", "-c", "1", "-n", "analysis@%h"])
-        start([*celery, "-Q", "analysis_try", "-c", "1", "-n", "analysis-try@%h"])
+        for command in analysis_workers(python):
+            start(command)
         start(
             [
                 python,
