@@ -34,7 +34,7 @@ from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.pairing import Waiting, pair
 from lobby.scoring import Played, score
 from lobby.services.arenas import arena_changed
-from ratings.selectors import current_ratings
+from ratings.selectors import MatchRated, current_ratings
 
 IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
 #: how often two members may meet in one arena (SPEC §12)
@@ -187,8 +187,21 @@ def counts_in_arena(match: Match, state: MatchState) -> bool:
     return state.status != ABORTED and counted(match, state)
 
 
+def rated_as(played: Played, rated: MatchRated | None, opponent_id: int | None) -> Played:
+    """A seat's side of an arena match as ratings keep the match now (``rated``; None for
+    a match that did not count, which stays as it is): the opponent's rating before it,
+    or, once a moderator annulled it, no rating and a match that counts for nothing."""
+    if rated is None:
+        return played
+    if rated.annulled:
+        return replace(played, opponent_rating=None, annulled=True)
+    return replace(played, opponent_rating=rated.before.get(opponent_id), annulled=False)
+
+
 def played_of(result: ArenaResult) -> Played:
-    return Played(result.outcome, result.opponent_rating, result.berserk, result.moves)
+    return Played(
+        result.outcome, result.opponent_rating, result.berserk, result.moves, result.annulled
+    )
 
 
 def arena_match_scored(
@@ -233,6 +246,7 @@ def arena_match_scored(
             on_fire=scored.on_fire,
             berserk=current.berserk,
             moves=current.moves,
+            annulled=current.annulled,
             finished_at=now,
         )
         never_moved = state.status == ABORTED and not state.game_one_moves(seat)

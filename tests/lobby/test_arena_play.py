@@ -260,6 +260,7 @@ def test_the_api_lists_arenas_and_gives_the_standings_and_the_matches_arena(
             "outcome": stored.outcome,
             "points": stored.points,
             "berserk": member == second,
+            "annulled": False,
         }
         assert standings[member.username]["points"] == stored.points
     assert client.get("/api/arenas/99999/").status_code == 404
