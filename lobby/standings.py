@@ -15,7 +15,7 @@ from games.engine.match import MatchState
 from games.models import Match, Seat
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
-from lobby.services.arena_play import played_in, played_of
+from lobby.services.arena_play import never_told, played_in, played_of
 from ratings.selectors import current_ratings, match_rating_changes
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -83,9 +83,9 @@ def arena_recomputed(arena: Arena) -> list[Standing]:
         before = _ratings_before(match, [row.member_id for row in seats[match.pk].values()], scale)
         for seat, row in seats[match.pk].items():
             opponent = next((r for s, r in seats[match.pk].items() if s != seat), None)
-            played[row.member_id].append(
-                played_in(match, state, seat, before.get(opponent.member_id) if opponent else None)
-            )
+            rating = before.get(opponent.member_id) if opponent else None
+            told = not never_told(state, seat, row.shown_at)
+            played[row.member_id].append(played_in(match, state, seat, rating, told=told))
     return ranked(
         [
             standing(member_id, played[member_id], joined_at.timestamp())

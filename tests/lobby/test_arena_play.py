@@ -161,6 +161,10 @@ def test_an_aborted_match_scores_nothing_and_withdraws_who_never_moved(arena, ma
     match = latest(arena)
     seated = [s.member for s in match.seats.select_related("member").order_by("seat")]
     play_one(match, seated)  # the first seat moves, the second aborts
+    # from the table's page, where the Abort button is: told of the match, they withdraw
+    services.socket_open(
+        channel_name="at-the-table", member=seated[1], match_id=match.pk, now=timing.now()
+    )
     services.match_abort_unplayed(match_id=match.pk, user=seated[1], now=timing.now())
     results = {r.member_id: r for r in ArenaResult.objects.filter(match=match)}
     assert {r.outcome for r in results.values()} == {"aborted"}
