@@ -16,7 +16,7 @@ from games.engine.match import MatchState
 from games.models import Match, Seat
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
-from lobby.services.arena_play import played_in, played_of, rated_as
+from lobby.services.arena_play import never_told, played_in, played_of, rated_as
 from ratings.selectors import MatchRated, current_ratings, matches_rated
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -97,9 +97,10 @@ def arena_recomputed(arena: Arena) -> list[Standing]:
         state = MatchState.from_dict(match.state)
         for seat, row in seats[match.pk].items():
             opponent = next((r for s, r in seats[match.pk].items() if s != seat), None)
+            told = not never_told(state, seat, row.shown_at)
             played[row.member_id].append(
                 rated_as(
-                    played_in(match, state, seat, None),
+                    played_in(match, state, seat, None, told=told),
                     rated.get(match.pk),
                     opponent.member_id if opponent else None,
                 )
