@@ -3,7 +3,7 @@
    resign actions with their confirmation dialogs). */
 
 import { localPath } from "../notify.js";
-import { byId as $, el } from "../dom.js";
+import { byId as $, el, icon } from "../dom.js";
 import { phrase } from "./phrases.js";
 import { manySeats, playerNode, playersNode, swatch } from "./players.js";
 import { gameResult, halves, result } from "./results.js";
@@ -87,9 +87,9 @@ export function setupPanel(table) {
           about.append(el("span", "badge out-badge", t("out")));
         }
         if (s.clock && (s.clock.berserk || []).includes(letter)) {
-          const mark = el("span", "berserk-mark", "⚡");
+          const mark = el("span", "berserk-mark");
           mark.title = t("berserk.mark");
-          mark.setAttribute("aria-label", t("berserk.mark"));
+          mark.append(icon("berserk", t("berserk.mark")));
           about.append(mark);
         }
         row.append(swatch(palette, colour), about);
