@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 from games.access import rated_pairs_at_limit, rated_pairs_full
@@ -50,12 +50,20 @@ def _seats() -> Prefetch:
     )
 
 
-def waiting_tables(limit: int = 100) -> list[WaitingTable]:
+def waiting_tables(limit: int | None = 100, *, viewer=None) -> list[WaitingTable]:
     """Public tables waiting for players, oldest first, with the seated members' ratings.
-    3 queries."""
+    For a ``viewer`` (a member), not the tables where someone sits whom they blocked or
+    who blocked them: joining one is refused (SPEC §14); their own stay. 3 queries."""
+    waiting = Match.objects.filter(status=Match.Status.WAITING, private=False)
+    if viewer is not None and viewer.is_authenticated:
+        seated = Seat.objects.filter(match=OuterRef("pk"))
+        mine = Exists(seated.filter(member=viewer))
+        apart = Exists(seated.filter(member__blocked_by__blocker=viewer)) | Exists(
+            seated.filter(member__blocks__blocked=viewer)
+        )
+        waiting = waiting.filter(mine | ~apart)
     matches = list(
-        Match.objects.filter(status=Match.Status.WAITING, private=False)
-        .select_related("created_by")
+        waiting.select_related("created_by")
         .prefetch_related(_seats())
         .order_by("created_at", "pk")[:limit]
     )
@@ -183,7 +191,7 @@ def lobby(viewer, now: datetime) -> dict:
     received, sent = challenges_of(viewer, now) if viewer.is_authenticated else ([], [])
     count, names = online_members(now)
     top = top_players_by_scale(5)
-    waiting = waiting_tables()
+    waiting = waiting_tables(viewer=viewer)
     return {
         "waiting": waiting,
         "unrated_challenges": unrated_for(viewer, waiting, received, now),

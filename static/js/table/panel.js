@@ -50,6 +50,8 @@ export function setupPanel(table) {
     const list = $("sides");
     list.replaceChildren();
     const playing = s.match.status === "playing" && !s.game.over;
+    // Presence is news while the match is on; once it is over nobody is "disconnected".
+    const over = s.match.status === "finished" || s.match.status === "aborted";
     for (const side of s.game.figures) {
       const item = el("li", "side");
       const toMove = playing && side.seats.includes(s.game.to_move);
@@ -78,7 +80,7 @@ export function setupPanel(table) {
         const rating = el("span", "rating", shown);
         rating.title = t("rating");
         about.append(rating);
-        if (!seat.connected) {
+        if (!seat.connected && !over) {
           row.classList.add("offline");
           about.append(el("span", "badge offline-badge", t("disconnected")));
         }
