@@ -63,10 +63,14 @@ def won_twice_then_finished(alice, bob, cat, dan):
 
 
 def drawn(locator):
-    """The icon is on the page and has a box of its own: not an empty glyph or a 0×0."""
+    """The icon is on the page and has a box of its own: not an empty glyph or a 0×0. The
+    box is read in the page in one step: the arena page may draw its standings again
+    meanwhile (``arena.js`` fetches them as its socket opens)."""
     expect(locator).to_be_visible()
-    box = locator.bounding_box()
-    assert box is not None and box["width"] >= 8 and box["height"] >= 8, box
+    box = locator.evaluate(
+        "e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; }"
+    )
+    assert box[0] >= 8 and box[1] >= 8, box
 
 
 def test_fire_berserk_and_the_podium_are_svg_icons(browser, site, make_member, screenshot):
