@@ -1,8 +1,10 @@
 /* An arena's page and the list of arenas: countdowns to each start and end, and on an
    arena's page its socket (/ws/arena/<id>/, docs/protocol.md): member notices (the
    table of a new pairing opens at once), and on each {"type": "arena"} the part of the
-   page that changes fetched again; once more each time the socket opens (the member
-   is on the site from then on: why they wait changes) and when the tab is shown again.
+   page that changes fetched again by htmx (#arena-live's hx-get, triggered here by
+   "arena-refresh"; one request at a time, the last one queued); once more each time the
+   socket opens (the member is on the site from then on: why they wait changes) and when
+   the tab is shown again.
    A pairing whose table the member has not seen yet (made while they were between two
    pages, when no page heard the notice) is marked data-go: the page goes there. */
 
@@ -41,28 +43,21 @@ function follow() {
 const page = byId("arena");
 if (page) {
   let shown = +page.dataset.version;
-  let fetching = null;
+  const box = byId("arena-live");
   follow();
 
   function refresh(version) {
     if (version !== undefined && version <= shown) return;
-    if (fetching) return;
-    fetching = fetch(page.dataset.standingsUrl, { credentials: "same-origin" })
-      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then((html) => {
-        const box = byId("arena-live");
-        box.innerHTML = html;
-        const live = box.querySelector(".arena-live");
-        if (live) shown = +live.dataset.version;
-        page.dataset.version = String(shown);
-        tick();
-        follow();
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        fetching = null;
-      });
+    box.dispatchEvent(new CustomEvent("arena-refresh"));
   }
+
+  box.addEventListener("htmx:afterSwap", () => {
+    const live = box.querySelector(".arena-live");
+    if (live) shown = +live.dataset.version;
+    page.dataset.version = String(shown);
+    tick();
+    follow();
+  });
 
   openSocket({
     path: `/ws/arena/${page.dataset.arena}/`,
