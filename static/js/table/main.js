@@ -160,7 +160,8 @@ function start(root) {
   function announceTurn(previous) {
     const s = table.state;
     const mine = yourTurn(s);
-    document.title = mine ? "▶ " + t("your_turn") + " · " + baseTitle : baseTitle;
+    // The tab says it first, in the page's language, so a member sees it among many tabs.
+    document.title = mine ? t("your_turn") + " · " + baseTitle : baseTitle;
     const wasMine =
       previous && yourTurn(previous) && previous.game.number === s.game.number && previous.game.ply === s.game.ply;
     if (mine && previous && !wasMine) {
