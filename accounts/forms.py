@@ -58,7 +58,8 @@ NO_SUCH_LINE = dict.fromkeys(
 
 class ReportForm(forms.Form):
     """A report of a member (SPEC §14), from their page or from one of their chat lines at
-    a table (``match`` and ``message``: the table's id and the line's, docs/protocol.md)."""
+    a table (``match`` and ``message``: the table's id and the line's; ``token`` at a
+    private table; docs/protocol.md)."""
 
     reason = forms.ChoiceField(
         label=_("Reason"),
@@ -87,6 +88,13 @@ class ReportForm(forms.Form):
         max_value=ID_LIMIT,
         widget=forms.HiddenInput,
         error_messages=NO_SUCH_LINE,
+    )
+    #: a private table's token, from a spectator who watches it by its invitation
+    token = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput,
+        error_messages={"max_length": NO_SUCH_LINE["invalid"]},
     )
     next = forms.CharField(required=False, max_length=2000, widget=forms.HiddenInput)
 

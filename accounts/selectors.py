@@ -17,6 +17,7 @@ from accounts.models import (
     Follow,
     MemberWarning,
     Report,
+    ReportEntry,
     Theme,
     User,
 )
@@ -187,6 +188,14 @@ def open_report(reporter_id: int, member_id: int, *, since: datetime) -> Report 
         .order_by("-opened_at", "-pk")
         .first()
     )
+
+
+def reports_filed(reporter_id: int, *, since: datetime, until: datetime) -> int:
+    """How many entries the reporter filed from ``since`` until before ``until`` (merged
+    into a report or not). One query."""
+    return ReportEntry.objects.filter(
+        report__reporter_id=reporter_id, filed_at__gte=since, filed_at__lt=until
+    ).count()
 
 
 def reports_for(viewer: User) -> QuerySet[Report]:

@@ -6,7 +6,7 @@ socket and a rating (their arena points and last opponents from 2,000 earlier re
 then times with ``time.process_time`` (CPU of this process, the worker's share; the
 database's own CPU is not in it):
 
-- the round's decision: who waits (``arena_waiting``: five queries) and the pairs
+- the round's decision: who waits (``arena_waiting``: six queries) and the pairs
   (``lobby.pairing.pair``), median of 7;
 - the same decision for 100 waiting entrants, as the baseline of the same run;
 - the whole round once: the decision and the 500 matches it starts (``arena_pair``),

@@ -84,11 +84,21 @@ def locked_match(match_id: int) -> Match:
         raise TableError("not_found", _("This table does not exist.")) from None
 
 
-def rated_pairs_full(member_ids: list[int], *, now: datetime) -> bool:
+def rated_pairs_full(
+    member_ids, *, now: datetime, at_limit: set[frozenset[int]] | None = None
+) -> bool:
     """Whether two of these members have played ``RATED_MATCHES_PER_PAIR`` rated matches
     together in the last 24 hours (SPEC hardening: ratings cannot be farmed between two
-    accounts): a match between them now is unrated."""
-    return bool(rated_pairs_at_limit(member_ids, now=now))
+    accounts): a rated table of theirs starts unrated. What decides when a match starts
+    (``seating.match_create``) and what a member is told before (the lobby's "Unrated
+    for you", the waiting page, a member's page).
+
+    ``at_limit``: ``rated_pairs_at_limit`` of any members among whom these are, read
+    once for many tables (a pair's count does not depend on who else was asked)."""
+    members = {m for m in member_ids if m is not None}
+    if at_limit is None:
+        at_limit = rated_pairs_at_limit(members, now=now)
+    return any(pair <= members for pair in at_limit)
 
 
 def rated_pairs_at_limit(member_ids, *, now: datetime) -> set[frozenset[int]]:

@@ -8,6 +8,7 @@ from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import Refusal
+from games.engine.clock import ClockError
 from games.engine.errors import IllegalMove
 from games.engine.match import MatchError
 
@@ -73,3 +74,15 @@ def from_engine(error: MatchError) -> TableError:
     else:
         message = ENGINE_MESSAGES.get(str(error), _("That is not possible here or now."))
     return TableError(error.code, message)
+
+
+CLOCK_MESSAGES = {
+    "format": _("Write the clock as minutes+seconds, for example 7+4 (half a minute: 0.5+4)."),
+    "minutes": _("A clock has half a minute or 1 to 60 whole minutes."),
+    "increment": _("A clock adds 0 to 30 seconds a move."),
+}
+
+
+def clock_message(error: ClockError) -> Promise:
+    """Why a clock text is refused (the engine's reason), in words people read."""
+    return CLOCK_MESSAGES.get(error.reason, CLOCK_MESSAGES["format"])

@@ -169,6 +169,9 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
     #: since when the seat has had no present socket (abandonment)
     absent_since = models.DateTimeField(_("absent since"), null=True, blank=True)
+    #: when the member was first shown the table (its page loaded for them, or a socket
+    #: of theirs opened there): an arena withdraws only a member who was told of it
+    shown_at = models.DateTimeField(_("shown the table"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")

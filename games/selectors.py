@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Avg, Exists, F, OuterRef, Prefetch
+from django.db.models import Avg, Exists, F, OuterRef, Prefetch, Q
 
 from games import protocol, state, timing
 from games.access import seats_for
@@ -400,11 +400,30 @@ def member_finished_a_match(member_id: int) -> bool:
     ).exists()
 
 
-def chat_line_by(message_id: int, *, match_id: int | None, member_id: int) -> bool:
-    """Whether chat line ``message_id`` was written at table ``match_id`` by the member."""
-    return ChatMessage.objects.filter(
-        pk=message_id, match_id=match_id, author_id=member_id
-    ).exists()
+def chat_line_seen(
+    message_id: int,
+    *,
+    match_id: int | None,
+    author_id: int,
+    reader_id: int,
+    token: str = "",
+) -> bool:
+    """Whether chat line ``message_id`` was written at table ``match_id`` by the member
+    ``author_id``, and the member ``reader_id`` could see it there: a public table; a
+    private one they had a seat at, or whose ``token`` they give (whoever holds the
+    token may watch); a spectators-only line not when they played there (SPEC §7: players
+    never see those). One query: a line that exists and one the reader cannot see are one
+    answer."""
+    seated = Seat.objects.filter(match_id=OuterRef("match_id"), member_id=reader_id)
+    visible = Q(match__private=False) | Exists(seated)
+    if token:
+        visible |= Q(match__token=token)
+    return (
+        ChatMessage.objects.filter(pk=message_id, match_id=match_id, author_id=author_id)
+        .filter(visible)
+        .exclude(Q(audience=ChatMessage.Audience.SPECTATORS) & Exists(seated))
+        .exists()
+    )
 
 
 def chat_around(match_id: int, message_id: int, each_side: int = 5) -> list[ChatMessage]:

@@ -229,6 +229,7 @@ def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
                     "outcome": scored.played.outcome,
                     "points": scored.points,
                     "berserk": scored.played.berserk,
+                    "annulled": scored.played.annulled,
                 }
                 for scored, opponent, match_id in zip(
                     line.standing.results, line.opponents, line.matches, strict=True

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_POST
 from accounts.views import refused_json, wants_json
 from games import timing
 from games.errors import TableError
-from games.models import Match
 from games.topics import variant_name
 from lobby import services
+from lobby.availability import availability
 from lobby.models import Arena, ArenaEntry
 from lobby.standings import arena_table, arenas_listed
 
@@ -39,17 +39,10 @@ def _context(request: HttpRequest, arena: Arena) -> dict:
     me = request.user.pk if request.user.is_authenticated else None
     mine = next((line for line in table if line.standing.member == me), None)
     entry = ArenaEntry.objects.filter(arena=arena, member_id=me).first() if me is not None else None
-    pairing = None
-    if me is not None:
-        pairing = (
-            Match.objects.filter(
-                arena_id=arena.pk,
-                seats__member_id=me,
-                status__in=(Match.Status.PLAYING, Match.Status.BETWEEN_GAMES),
-            )
-            .order_by("-pk")
-            .first()
-        )
+    # What the pairing round sees of the member (one function for both): their tables in
+    # play, this arena's pairing among them, or why they wait.
+    waiting = availability([me], now=timing.now())[me] if me is not None else None
+    pairing = next((t for t in waiting.tables if t.arena_id == arena.pk), None) if waiting else None
     return {
         "arena": arena,
         "variant": variant_name(arena.variant),
@@ -57,7 +50,11 @@ def _context(request: HttpRequest, arena: Arena) -> dict:
         "mine": mine if mine is not None and mine.rank > SHOWN else None,
         "me": me,
         "entry": entry,
+        "waiting": waiting,
         "pairing": pairing,
+        # Paired while between two pages (the notice found no page to send there): the
+        # page goes to the table as it loads or looks again.
+        "go": pairing if pairing is not None and pairing.shown_at is None else None,
         "open": arena.status in (Arena.Status.UPCOMING, Arena.Status.RUNNING)
         and timing.now() < arena.ends_at,
     }

@@ -6,7 +6,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
-from games.engine.clock import PRESETS
+from games.engine.clock import PRESETS, ClockError, parse_preset
+from games.errors import clock_message
 from games.topics import variant_name
 
 FORMATS = [("match", _("match of two games")), ("single", _("single game"))]
@@ -32,11 +33,51 @@ def _clock_field() -> forms.ChoiceField:
     )
 
 
+#: the option of a table's clock whose value the page's script sets to the clock of the
+#: member's own, "m+s" (static/js/clock_own.js); hidden, so never chosen, without it
+OWN_CLOCK = "own"
+
+
+class OwnClockSelect(forms.Select):
+    """The clocks as a list: none, the presets, and "your own clock", which the page's
+    script shows with two number inputs (templates/lobby/_clock_own.html)."""
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if value == OWN_CLOCK:
+            option["attrs"].update({"hidden": True, "data-clock-own": True})
+        return option
+
+
+class OwnClockField(forms.CharField):
+    """No clock, a preset or a clock of one's own, all written ``m+s`` (SPEC §3): what the
+    engine plays (``games.engine.clock.parse_preset``), else the reason in words."""
+
+    widget = OwnClockSelect
+
+    def __init__(self, **kwargs):
+        super().__init__(label=_("Clock"), required=False, **kwargs)
+        self.widget.choices = [
+            ("", _("no clock")),
+            *[(p, p) for p in PRESETS],
+            (OWN_CLOCK, _("your own clock")),
+        ]
+
+    def validate(self, value):
+        super().validate(value)
+        if value:
+            try:
+                parse_preset(value)
+            except ClockError as error:
+                raise forms.ValidationError(clock_message(error), code=error.reason) from None
+
+
 class TableSettingsForm(forms.Form):
-    """A table's settings (SPEC §10): variant, clock, match or single game, rated."""
+    """A table's settings (SPEC §10): variant, clock (a preset or the table's own), match
+    or single game, rated."""
 
     variant = _variant_field()
-    clock = _clock_field()
+    clock = OwnClockField()
     format = forms.ChoiceField(
         label=_("Format"),
         choices=FORMATS,
@@ -52,7 +93,6 @@ class TableSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         keys = variants or [key for key in VARIANTS if key != "practice"]
         self.fields["variant"].choices = [(key, variant_name(key)) for key in keys]
-        self.fields["clock"].choices = [("", _("no clock")), *[(p, p) for p in PRESETS]]
 
     @property
     def settings(self) -> dict:

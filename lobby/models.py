@@ -198,6 +198,8 @@ class ArenaResult(models.Model):
     on_fire = models.BooleanField(_("on fire"), default=False)
     berserk = models.BooleanField(_("berserk"), default=False)
     moves = models.PositiveSmallIntegerField(_("moves"), default=0)
+    #: the match's ratings annulled by a moderator: it counts for nothing in the arena
+    annulled = models.BooleanField(_("annulled"), default=False)
     finished_at = models.DateTimeField(_("finished"))
 
     class Meta:

@@ -1,15 +1,22 @@
 """An arena's pairing (SPEC §12) as a plain function: the entrants waiting now, sorted by
-their arena score then their rating, paired with their neighbours; two members who
-have just played each other are not paired again unless nobody else waits. Pairs kept
-apart (``apart``: two members of whom one blocked the other, SPEC §14) are never made.
-Two members left over by those rules take one each of a pair made before, when the new
-pairs are allowed: a block or a rematch keeps out only whom it must.
+their arena score then their rating, paired with their neighbours. Pairs kept apart
+(``apart``: a block, SPEC §14, the daily limit, three meetings) are never made. Two
+members who have just played each other are not paired again while either of them has
+another opponent this round (another waiting member not kept apart from them): only
+when each has nobody else. Two members left over by those rules take one each of a
+pair made before, when the new pairs are allowed: a block or a rematch keeps out only
+whom it must.
 
     >>> w = [Waiting(1, 4, 1500), Waiting(2, 2, 1700), Waiting(3, 2, 1600), Waiting(4, 0, 1400)]
     >>> pair(w)
     [(1, 2), (3, 4)]
     >>> pair(w, apart={frozenset((3, 4))})
     [(1, 3), (2, 4)]
+    >>> pair([Waiting(1, 2, 1500, last_opponent=2), Waiting(2, 0, 1500, 1), Waiting(3, 0, 1500)])
+    [(1, 3)]
+    >>> rematch = [Waiting(1, 2, 1500, 2), Waiting(2, 0, 1500, 1), Waiting(3, 0, 1500)]
+    >>> pair(rematch, apart={frozenset((1, 3)), frozenset((2, 3))})  # 3 can play neither
+    [(1, 2)]
 """
 
 from __future__ import annotations
@@ -33,12 +40,21 @@ def pair(
     """Pairs of member ids, the stronger (by score, then rating) first."""
     queue = sorted(waiting, key=lambda w: (-w.points, -w.rating, w.member))
     rank = {w.member: index for index, w in enumerate(queue)}
-    alone = len(queue) == 2  # nobody else waits: even a rematch is better than nothing
+    apart = set(apart)
+    # How many each could play this round: a rematch only between two who have nobody
+    # else, as even a rematch is better than nothing.
+    others = dict.fromkeys(rank, len(rank) - 1)
+    for kept in apart:
+        if len(kept) == 2 and all(member in rank for member in kept):
+            for member in kept:
+                others[member] -= 1
 
     def allowed(a: Waiting, b: Waiting) -> bool:
         if frozenset((a.member, b.member)) in apart:
             return False
-        return alone or (b.member != a.last_opponent and a.member != b.last_opponent)
+        if b.member != a.last_opponent and a.member != b.last_opponent:
+            return True
+        return others[a.member] == 1 and others[b.member] == 1  # each other's only one
 
     pairs: list[tuple[Waiting, Waiting]] = []
     left: list[Waiting] = []

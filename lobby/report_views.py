@@ -1,7 +1,9 @@
 """Reporting a member (SPEC §14): ``POST /@/<username>/report/`` from the member's page or
 from one of their chat lines at a table. A page's form goes back where it came from with
 a message; a request that accepts JSON (the table's chat menu) gets JSON instead. The
-fields and answers are in docs/protocol.md, "Reporting a chat line"."""
+fields and answers are in docs/protocol.md, "Reporting a chat line". Every refusal to a
+member, a form with nonsense included, counts towards their reports of the day
+(``lobby.services.reports``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.errors import Refusal
 from accounts.forms import ReportForm
+from accounts.services import report_attempt
 from accounts.views import back_to, refused_json, wants_json
 from games import timing
 from lobby import services
@@ -29,13 +32,15 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
             return refused_json("not_allowed", _("Log in to report a member."))
         return redirect_to_login(profile)
     form = ReportForm(request.POST)
-    if not form.is_valid():
-        problem = " ".join(message for errors in form.errors.values() for message in errors)
-        if as_json:
-            return refused_json("invalid", problem)
-        messages.error(request, problem)
-        return back
     try:
+        if not form.is_valid():
+            # A refusal like any other: it counts towards the day's reports.
+            report_attempt(reporter=request.user, now=timing.now())
+            problem = " ".join(message for errors in form.errors.values() for message in errors)
+            if as_json:
+                return refused_json("invalid", problem)
+            messages.error(request, problem)
+            return back
         services.member_report(
             reporter=request.user,
             username=username,
@@ -43,6 +48,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
             text=form.cleaned_data["text"],
             match_id=form.cleaned_data["match"],
             chat_message_id=form.cleaned_data["message"],
+            token=form.cleaned_data["token"],
             now=timing.now(),
         )
     except Refusal as refusal:

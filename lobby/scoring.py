@@ -6,7 +6,8 @@ Per match, for each member: lost 0, drawn 1, won 2. A member who won their last 
 arena matches is *on fire*: a further win scores 4 and a drawn match 2, until a match
 that is not a win. A berserk member who wins after at least ``BERSERK_MOVES`` moves of
 their own gains 1 more. An aborted match scores 0 and neither counts toward nor breaks a
-streak.
+streak; so does a match whose ratings a moderator annulled (it no longer counts for the
+arena either), whatever its outcome was.
 
     >>> [s.points for s in score([played("win"), played("win"), played("win"), played("draw")])]
     [2, 2, 4, 2]
@@ -32,6 +33,12 @@ class Played:
     opponent_rating: float | None = None  # before the match
     berserk: bool = False
     moves: int = 0  # the member's own moves in the match
+    annulled: bool = False  # its ratings annulled by a moderator: it counts for nothing
+
+    @property
+    def counts(self) -> bool:
+        """Whether the match scores, and counts toward or breaks a streak."""
+        return self.outcome != "aborted" and not self.annulled
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ def score(matches: Sequence[Played]) -> list[Scored]:
     scored = []
     for match in matches:
         on_fire = wins_in_a_row >= 2
-        if match.outcome == "aborted":
+        if not match.counts:
             scored.append(Scored(match, 0, on_fire))
             continue
         if match.outcome == "win":
@@ -71,18 +78,18 @@ def score(matches: Sequence[Played]) -> list[Scored]:
 
 def on_fire(matches: Sequence[Played]) -> bool:
     """Whether the member's next win scores double: their last two counted matches won."""
-    counted = [m for m in matches if m.outcome != "aborted"]
+    counted = [m for m in matches if m.counts]
     return len(counted) >= 2 and all(m.outcome == "win" for m in counted[-2:])
 
 
 def performance(matches: Sequence[Played]) -> float | None:
     """The average of the opponents' ratings, +400 for a win and −400 for a loss (aborted
-    matches and unknown ratings left out); None before any such match."""
+    and annulled matches and unknown ratings left out); None before any such match."""
     shift = {"win": PERFORMANCE_SPREAD, "draw": 0, "loss": -PERFORMANCE_SPREAD}
     values = [
         m.opponent_rating + shift[m.outcome]
         for m in matches
-        if m.outcome != "aborted" and m.opponent_rating is not None
+        if m.counts and m.opponent_rating is not None
     ]
     return sum(values) / len(values) if values else None
 

@@ -8,9 +8,10 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
+from games.access import rated_pairs_at_limit, rated_pairs_full
 from games.engine import VARIANTS
 from games.engine.match import MatchState
 from games.models import Challenge, Match, Presence, Seat
@@ -28,6 +29,8 @@ class WaitingTable:
     needed: int
     #: the seated members' ratings on the variant's scale (empty for unrated variants)
     ratings: dict
+    #: rated, but it would start unrated if the member looking joined (``unrated_for``)
+    unrated_for_viewer: bool = False
 
     @property
     def free(self) -> int:
@@ -47,12 +50,20 @@ def _seats() -> Prefetch:
     )
 
 
-def waiting_tables(limit: int = 100) -> list[WaitingTable]:
+def waiting_tables(limit: int | None = 100, *, viewer=None) -> list[WaitingTable]:
     """Public tables waiting for players, oldest first, with the seated members' ratings.
-    3 queries."""
+    For a ``viewer`` (a member), not the tables where someone sits whom they blocked or
+    who blocked them: joining one is refused (SPEC §14); their own stay. 3 queries."""
+    waiting = Match.objects.filter(status=Match.Status.WAITING, private=False)
+    if viewer is not None and viewer.is_authenticated:
+        seated = Seat.objects.filter(match=OuterRef("pk"))
+        mine = Exists(seated.filter(member=viewer))
+        apart = Exists(seated.filter(member__blocked_by__blocker=viewer)) | Exists(
+            seated.filter(member__blocks__blocked=viewer)
+        )
+        waiting = waiting.filter(mine | ~apart)
     matches = list(
-        Match.objects.filter(status=Match.Status.WAITING, private=False)
-        .select_related("created_by")
+        waiting.select_related("created_by")
         .prefetch_related(_seats())
         .order_by("created_at", "pk")[:limit]
     )
@@ -181,13 +192,42 @@ def challenges_of(member: User, now: datetime) -> tuple[list[Challenge], list[Ch
     return received, sent
 
 
+def unrated_for(
+    viewer, tables: list[WaitingTable], received: list[Challenge], now: datetime
+) -> set[int]:
+    """Which rated tables and challenges the lobby lists would start unrated if the member
+    looking joined or accepted: the decision ``match_create`` makes when they start
+    (``games.access.rated_pairs_full``: a pair of them has played its rated matches of
+    the day). Marks those tables (``unrated_for_viewer``) and returns those challenges'
+    ids. One query, none for a visitor or when nothing rated is listed."""
+    if not viewer.is_authenticated:
+        return set()
+    tables = [t for t in tables if t.match.rated and not t.seated(viewer)]
+    received = [c for c in received if c.rated]
+    if not tables and not received:
+        return set()
+    people = {viewer.pk, *(c.challenger_id for c in received)}
+    people.update(s.member_id for t in tables for s in t.seats if s.member_id)
+    at_limit = rated_pairs_at_limit(people, now=now)
+    for table in tables:
+        members = [viewer.pk, *(s.member_id for s in table.seats)]
+        table.unrated_for_viewer = rated_pairs_full(members, now=now, at_limit=at_limit)
+    return {
+        c.pk
+        for c in received
+        if rated_pairs_full([viewer.pk, c.challenger_id], now=now, at_limit=at_limit)
+    }
+
+
 def lobby(viewer, now: datetime) -> dict:
-    """Everything the lobby page lists."""
+    """Everything the lobby page lists, as the member looking sees it."""
     received, sent = challenges_of(viewer, now) if viewer.is_authenticated else ([], [])
     count, names = online_members(now)
     top = top_players_by_scale(5)
+    waiting = waiting_tables(viewer=viewer)
     return {
-        "waiting": waiting_tables(),
+        "waiting": waiting,
+        "unrated_challenges": unrated_for(viewer, waiting, received, now),
         "live": live_matches(),
         "online_count": count,
         "online_names": names,

@@ -1,6 +1,7 @@
 """An arena's table (SPEC §12), read two ways that must agree: from the results stored as
-each match ended (``arena_standings``: two queries whatever the number of entrants), and
-recomputed from the arena's matches alone (``arena_recomputed``)."""
+each match ended, and worked out again when a recalculation of ratings moved them
+(``arena_standings``: two queries whatever the number of entrants), and recomputed from
+the arena's matches and the ratings alone (``arena_recomputed``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from games.engine.match import MatchState
 from games.models import Match, Seat
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.scoring import Scored, Standing, on_fire, performance, ranked, standing
-from lobby.services.arena_play import played_in, played_of
-from ratings.selectors import current_ratings, match_rating_changes
+from lobby.services.arena_play import never_told, played_in, played_of, rated_as
+from ratings.selectors import MatchRated, current_ratings, matches_rated
 
 ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 FINISHED_LISTED = 20
@@ -57,18 +58,29 @@ def _stored(arena: Arena) -> tuple[list[Standing], dict[int, list[ArenaResult]]]
     return ranked(table), results
 
 
-def _ratings_before(match: Match, members: list[int], scale: str) -> dict[int, float]:
-    """Each member's rating before the match, as ratings recorded it; until the rating
-    task has run, their rating now (the same: nothing has moved it yet)."""
-    recorded = {c["member_id"]: c["rating_before"] for c in match_rating_changes(match.pk)}
-    if len(recorded) == len(members):
-        return recorded
-    return {m: r.rating for m, r in current_ratings(members, scale).items()}
+def arena_match_ratings(members: dict[int, list[int]], scale: str) -> dict[int, MatchRated]:
+    """For each of an arena's matches (match id → its members) that counted for ratings:
+    annulled or not, and each member's rating before it as ratings recorded it; until
+    the rating task has run, their rating now (the same: nothing has moved it yet).
+    What the stored results and a recomputation both take the ratings from. Three
+    queries at most."""
+    rated = matches_rated(members)
+    waiting = {
+        match_id: members[match_id]
+        for match_id, found in rated.items()
+        if not found.annulled and not set(members[match_id]) <= found.before.keys()
+    }
+    if waiting:
+        people = sorted({m for ids in waiting.values() for m in ids if m is not None})
+        now = current_ratings(people, scale)
+        for match_id, ids in waiting.items():
+            rated[match_id] = MatchRated(False, {m: now[m].rating for m in ids if m in now})
+    return rated
 
 
 def arena_recomputed(arena: Arena) -> list[Standing]:
     """The table worked out again from the arena's ended matches, in the order they
-    ended: what ``arena_standings`` must show."""
+    ended, and the ratings as they stand: what ``arena_standings`` must show."""
     entries = dict(ArenaEntry.objects.filter(arena=arena).values_list("member_id", "joined_at"))
     matches = Match.objects.filter(arena_id=arena.pk, status__in=ENDED).order_by(
         "finished_at", "pk"
@@ -78,13 +90,20 @@ def arena_recomputed(arena: Arena) -> list[Standing]:
         seats[row.match_id][row.seat] = row
     played = defaultdict(list)
     scale = VARIANTS[arena.variant].rated_scale
+    rated = arena_match_ratings(
+        {m: [row.member_id for row in rows.values()] for m, rows in seats.items()}, scale
+    )
     for match in matches:
         state = MatchState.from_dict(match.state)
-        before = _ratings_before(match, [row.member_id for row in seats[match.pk].values()], scale)
         for seat, row in seats[match.pk].items():
             opponent = next((r for s, r in seats[match.pk].items() if s != seat), None)
+            told = not never_told(state, seat, row.shown_at)
             played[row.member_id].append(
-                played_in(match, state, seat, before.get(opponent.member_id) if opponent else None)
+                rated_as(
+                    played_in(match, state, seat, None, told=told),
+                    rated.get(match.pk),
+                    opponent.member_id if opponent else None,
+                )
             )
     return ranked(
         [

@@ -9,7 +9,7 @@ from django.db.models import F, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from ratings import glicko2
-from ratings.models import PlayerRating, RatingChange, Scale
+from ratings.models import PlayerRating, RatedMatch, RatingChange, Scale
 
 LEADERBOARD_SIZE = 100
 
@@ -203,6 +203,32 @@ def match_rating_changes(match_id: int) -> list[dict]:
         }
         for change in changes
     ]
+
+
+@dataclass(frozen=True)
+class MatchRated:
+    """What ratings keeps of one match: whether a moderator annulled it, and each
+    player's rating before it as rated (by member id; None for a deleted member's), empty
+    until its update ran. An annulled match's ratings before count for nothing."""
+
+    annulled: bool
+    before: dict[int | None, float]
+
+
+def matches_rated(match_ids) -> dict[int, MatchRated]:
+    """The matches among ``match_ids`` that ratings keeps (the rated ones that counted),
+    each as ``MatchRated``. Two queries."""
+    annulled = dict(
+        RatedMatch.objects.filter(pk__in=list(match_ids)).values_list("pk", "annulled_at")
+    )
+    before: dict[int, dict[int | None, float]] = {match_id: {} for match_id in annulled}
+    for match_id, member_id, rating in RatingChange.objects.filter(
+        rated_match_id__in=list(annulled)
+    ).values_list("rated_match_id", "player__member_id", "rating_before"):
+        before[match_id][member_id] = rating
+    return {
+        match_id: MatchRated(at is not None, before[match_id]) for match_id, at in annulled.items()
+    }
 
 
 def ratings_by_scale(member_ids: list[int]) -> dict[tuple[int, str], CurrentRating]:

@@ -23,6 +23,7 @@ from ratings.bulk import changes_insert, players_update
 from ratings.glicko2 import Rating
 from ratings.models import DIRTY, Pairing, PlayerRating, RatedMatch, RatingChange, ScaleLock
 from ratings.periods import Standing, rate_match
+from ratings.signals import scale_recalculated
 
 #: Progress of a long recalculation: called with (matches done, matches in all).
 Progress = Callable[[int, int], None]
@@ -134,11 +135,14 @@ def _replay(scale: str, start: Key | None, progress: Progress | None) -> int:
         pairings = pairings.filter(
             _from(start, finished="rated_match__finished_at", match="rated_match_id")
         )
-    order = list(
-        matches.filter(annulled_at=None)
-        .order_by("finished_at", "match_id")
-        .values_list("match_id", "finished_at")
+    replayed = list(
+        matches.order_by("finished_at", "match_id").values_list(
+            "match_id", "finished_at", "annulled_at"
+        )
     )
+    order = [
+        (match_id, finished_at) for match_id, finished_at, annulled in replayed if not annulled
+    ]
     by_match: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
     for match_id, player, opponent, score in pairings.filter(
         rated_match__annulled_at=None
@@ -183,6 +187,13 @@ def _replay(scale: str, start: Key | None, progress: Progress | None) -> int:
     _store_players(standings)
     matches.filter(annulled_at=None, applied=False).update(applied=True)
     matches.filter(annulled_at__isnull=False, applied=True).update(applied=False)
+    if undone_players or len(order) < len(replayed):
+        # Not a plain update: ratings stored before may have changed, or matches no
+        # longer count. Whoever keeps what followed from them works it out again here,
+        # in this transaction (the lobby's arenas).
+        scale_recalculated.send(
+            sender=RatedMatch, scale=scale, match_ids=[row[0] for row in replayed]
+        )
     return total
 
 

@@ -24,7 +24,12 @@ from accounts.services.members import (
     sanction_check,
 )
 from accounts.services.people import block, follow, unblock, unfollow
-from accounts.services.reports import REPORTS_PER_DAY, report_close, report_file
+from accounts.services.reports import (
+    REPORTS_PER_DAY,
+    report_attempt,
+    report_close,
+    report_file,
+)
 
 __all__ = [
     "PREFERENCE_FIELDS",
@@ -42,6 +47,7 @@ __all__ = [
     "member_unmute",
     "member_warn",
     "member_warnings_shown",
+    "report_attempt",
     "report_close",
     "report_file",
     "sanction_check",

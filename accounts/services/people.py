@@ -30,15 +30,17 @@ def _other(member: User, username: str) -> User:
 @transaction.atomic
 def follow(*, member: User, username: str) -> User:
     """Follow a member; returns them. A member who blocked ``member`` is not followed, and
-    nothing says so: the answer is the one a follow gets (a block is silent)."""
+    the follow is refused in so many words: an answer that says "you follow them" while
+    nothing happened misleads (issue 43.4; what the block leaves silent is why)."""
     other = _other(member, username)
     if other.pk == member.pk:
         raise Refusal("not_allowed", _("You cannot follow yourself."))
     blocking, blocked = block_sides(member.pk, [other.pk])
     if blocking:
         raise Refusal("not_allowed", _("You have blocked this member."))
-    if not blocked:
-        Follow.objects.get_or_create(follower=member, followed=other)
+    if blocked:
+        raise Refusal("not_allowed", _("You cannot follow %(name)s.") % {"name": other.username})
+    Follow.objects.get_or_create(follower=member, followed=other)
     return other
 
 

@@ -7,6 +7,13 @@ in cells) is turned into chances by a :class:`WinModel` fitted on games of the c
 against itself (``bench/win_model.py``, ``docs/analysis.md``). Where :mod:`endgame`
 solves the position the chances are exact: 100, 50 or 0.
 
+A game's review values each position once and agrees with itself: a move's ``after`` is
+the value of the position it led to (from that position's own search, or its result
+when the game is over), so it is the next move's ``before`` seen from the other side;
+the moves not played keep their values from the search of the position they were
+played in, and a position's ``before`` is the best of them and the played move's
+``after``. A move's judgement follows from its ``before`` and ``after`` alone.
+
 >>> judgement(9.9), judgement(10), judgement(25), judgement(30)
 (None, 'inaccuracy', 'mistake', 'blunder')
 >>> round(accuracy(0), 1), round(accuracy(10), 1), accuracy(100)
@@ -21,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from games.engine.bots.search import WON, Search
-from games.engine.endgame import Endgame, solvable
+from games.engine.endgame import Endgame, result, solvable
 from games.engine.position import Move, Position
 
 # Searched positions per analysed position, per variant (bench/analysis.py times them).
@@ -150,17 +157,55 @@ class Reviewed:
         return accuracy(self.drop)
 
 
-def review_move(ply: int, position: Position, played: Move, found: Verdict) -> Reviewed:
-    """The review of ``played`` in ``position`` from the verdict on that position."""
+def review_move(
+    ply: int,
+    position: Position,
+    played: Move,
+    found: Verdict,
+    *,
+    after: float | None = None,
+    after_exact: bool = True,
+) -> Reviewed:
+    """The review of ``played`` in ``position`` from the verdict on that position; with
+    ``after`` (the mover's chances in the position the move led to, as its own search or
+    its result says), the played move is valued by it instead of by this verdict, and the
+    position is worth the best of that and the other moves' chances."""
+    if after is None:
+        return Reviewed(
+            ply=ply,
+            seat=position.to_move,
+            played=played,
+            best=found.best,
+            before=found.before,
+            after=found.chances[played],
+            exact=found.exact,
+        )
+    others = {move: chances for move, chances in found.chances.items() if move != played}
+    best = _best(list(others), others) if others else played
+    if best == played or after >= others[best]:
+        best, before = played, after
+    else:
+        before = others[best]
     return Reviewed(
         ply=ply,
         seat=position.to_move,
         played=played,
-        best=found.best,
-        before=found.before,
-        after=found.chances[played],
-        exact=found.exact,
+        best=best,
+        before=before,
+        after=after,
+        exact=found.exact and after_exact,
     )
+
+
+def standing(
+    position: Position, model: WinModel, *, nodes: int = DEFAULT_NODES, endgame: Endgame
+) -> tuple[float, bool]:
+    """The chances of the seat to move in ``position``, and whether they are exact: its
+    result when the game is over, else the verdict's ``before``."""
+    if position.is_over:
+        return float(result(position, position.to_move)), True
+    found = verdict(position, model, nodes=nodes, endgame=endgame)
+    return found.before, found.exact
 
 
 @dataclass(slots=True)
@@ -202,18 +247,40 @@ def review_game(
     stop: Callable[[], bool] | None = None,
 ) -> list[Reviewed]:
     """Every move of a game (each with the position it was played in) reviewed; one
-    :class:`Endgame` serves the whole game. ``progress`` hears the count done so far;
-    when ``stop()`` says so (a budget spent), the moves reviewed until then."""
+    :class:`Endgame` serves the whole game. Each position is searched once, then the
+    moves are reviewed from the last back, each move's ``after`` the value of the position
+    it led to (the module's rule), so a move's ``after`` is always the next one's
+    ``before`` from the other side. ``progress`` hears the count of positions searched so
+    far; when ``stop()`` says so (a budget spent), the moves reviewed until then (the
+    last position searched gives the move before it its ``after``)."""
     endgame = Endgame()
-    reviews = []
-    for ply, (position, played) in enumerate(moves, start=1):
+    found: list[Verdict] = []
+    for ply, (position, _played) in enumerate(moves, start=1):
         if stop is not None and stop():
             break
-        reviews.append(
-            review_move(
-                ply, position, played, verdict(position, model, nodes=nodes, endgame=endgame)
-            )
-        )
+        found.append(verdict(position, model, nodes=nodes, endgame=endgame))
         if progress is not None:
             progress(ply)
+    if not found:
+        return []
+    if len(found) == len(moves):
+        position, played = moves[-1]
+        following = position.play(played)
+        value, exact = standing(following, model, nodes=nodes, endgame=endgame)
+        count = len(moves)
+    else:  # stopped: the last position searched values the move that led to it
+        following = moves[len(found) - 1][0]
+        value, exact = found[-1].before, found[-1].exact
+        count = len(found) - 1
+    reviews: list[Reviewed] = []
+    for index in range(count - 1, -1, -1):
+        position, played = moves[index]
+        same = following.to_move == position.to_move
+        after = value if same else round(100.0 - value, 1)
+        review = review_move(
+            index + 1, position, played, found[index], after=after, after_exact=exact
+        )
+        reviews.append(review)
+        following, value, exact = position, review.before, review.exact
+    reviews.reverse()
     return reviews

@@ -18,22 +18,81 @@ Berserk (arenas, SPEC §12): a seat's bank halved and no increment for it in thi
 
 >>> Clock.for_preset("1+1", seats=2).berserk(1).press(1, at_ms=0, next_seat=0).remaining_ms
 (60000, 30000)
+
+A clock of one's own: besides the presets, a table or a challenge may set its own clock,
+written as the presets are, ``m+s``: ½ minute (``0.5``) or 1 to 60 whole minutes for the
+match, plus 0 to 30 seconds a move. One text for one clock (``7+4``, never ``07+4``), so
+the lobby, the table, the API and the history all show what was asked for. Arenas and
+Play now keep to the presets. A clock, preset or not, never chooses a rating scale or a
+format: those follow the variant (SPEC §2, §4); a rated table needs at least a minute.
+
+>>> parse_preset("7+4"), parse_preset("0.5+0")
+((420000, 4000), (30000, 0))
+>>> parse_preset("61+0")
+Traceback (most recent call last):
+...
+games.engine.clock.ClockError: a clock has 0.5 or 1 to 60 whole minutes, not '61+0'
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from typing import Any
+from decimal import Decimal
+from typing import Any, Literal
 
 PRESETS = ("1+1", "2+1", "3+2", "5+3", "10+5")
+LONGEST_MINUTES = 60
+LONGEST_INCREMENT_S = 30
+#: a rated match needs at least this bank (SPEC §10: "rated only with at least 1 minute")
+RATED_SHORTEST_MS = 60_000
+
+_SHAPE = re.compile(r"(\d{1,3}(?:\.\d{1,3})?)\+(\d{1,3})", re.ASCII)
+
+ClockReason = Literal["format", "minutes", "increment"]
+
+
+class ClockError(ValueError):
+    """A clock text the site does not play, with a machine-readable ``reason``:
+
+    - ``"format"``: not ``m+s`` in its one written form (``abc``, ``7+``, ``07+4``, ``1e3+0``);
+    - ``"minutes"``: minutes other than 0.5 or a whole 1 to 60;
+    - ``"increment"``: an increment above 30 seconds.
+    """
+
+    def __init__(self, reason: ClockReason, message: str) -> None:
+        super().__init__(message)
+        self.reason: ClockReason = reason
 
 
 def parse_preset(preset: str) -> tuple[int, int]:
-    """'3+2' → (180000, 2000): the bank and the increment in milliseconds."""
-    if preset not in PRESETS:
-        raise ValueError(f"unknown clock {preset!r}; choose one of {', '.join(PRESETS)}")
-    minutes, seconds = preset.split("+")
-    return int(minutes) * 60_000, int(seconds) * 1_000
+    """'3+2' → (180000, 2000): the bank and the increment in milliseconds, for a preset
+    or a clock of one's own ('7+4', '0.5+10'); else ``ClockError``."""
+    shape = _SHAPE.fullmatch(preset) if isinstance(preset, str) else None
+    if shape is None:
+        raise ClockError("format", f"a clock is written minutes+seconds (7+4), not {preset!r}")
+    minutes, seconds = Decimal(shape[1]), int(shape[2])
+    if minutes == Decimal("0.5"):
+        bank = 30_000
+    elif minutes == minutes.to_integral_value() and 1 <= minutes <= LONGEST_MINUTES:
+        bank = int(minutes) * 60_000
+    else:
+        raise ClockError(
+            "minutes", f"a clock has 0.5 or 1 to {LONGEST_MINUTES} whole minutes, not {preset!r}"
+        )
+    if seconds > LONGEST_INCREMENT_S:
+        raise ClockError(
+            "increment", f"an increment is 0 to {LONGEST_INCREMENT_S} seconds, not {preset!r}"
+        )
+    if clock_text(bank, seconds * 1_000) != preset:
+        raise ClockError("format", f"{preset!r} is written {clock_text(bank, seconds * 1_000)}")
+    return bank, seconds * 1_000
+
+
+def clock_text(bank_ms: int, increment_ms: int) -> str:
+    """The one way a clock is written: (420000, 4000) → '7+4', (30000, 0) → '0.5+0'."""
+    minutes = "0.5" if bank_ms == 30_000 else str(bank_ms // 60_000)
+    return f"{minutes}+{increment_ms // 1_000}"
 
 
 @dataclass(frozen=True, slots=True)

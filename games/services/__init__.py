@@ -13,7 +13,7 @@ The functions live in modules by job and are all importable from here:
 - ``timeouts``: what a deadline brings by itself (a flag, an abort, game 2);
 - ``ending``: a claim, a moderator's abort, leaving the site, the rematch;
 - ``practice``: the computer at practice tables, hints and takebacks;
-- ``presence``: sockets that come, send and go; ``chat``;
+- ``presence``: sockets that come, send and go, a table shown to its player; ``chat``;
 - ``analysis``: the computer's review of a finished match and colours tried in it;
 - ``house``: VOG TV's match of two computers, which the site keeps going by itself;
 - ``commit``: every change ends there, with the clock and deadline rules it applies;
@@ -50,6 +50,7 @@ from games.services.practice import (
 from games.services.presence import (
     presence_refresh,
     presence_sweep,
+    seat_shown,
     socket_close,
     socket_open,
     socket_seen,
@@ -88,6 +89,7 @@ __all__ = [
     "rematch_lapse",
     "rematch_offer",
     "rematches_lapse",
+    "seat_shown",
     "socket_close",
     "socket_open",
     "socket_seen",

@@ -9,8 +9,8 @@ after the commit. A change that leaves the engine state as it is (presence, a re
 offer, ratings moved) calls ``match_bump`` alone.
 
 The clock and deadline rules it applies (``clock_after``, ``deadline_next``,
-``tick_due_set``) are pure: they read the row and engine states they are given and return
-what those imply.
+``first_move_rule``, ``tick_due_set``) are pure: they read the row and engine states they
+are given and return what those imply.
 """
 
 from __future__ import annotations
@@ -246,9 +246,15 @@ def deadline_next(
         ends = Clock.from_dict(match.clock_state).deadline_ms()
         if ends is not None:
             moments.append(datetime.fromtimestamp(ends / 1000, tz=now.tzinfo))
-    if new.can_abort and match.turn_started_at is not None:
+    if new.can_abort and match.turn_started_at is not None and first_move_rule(match):
         moments.append(match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS"))
     return min(moments) if moments else None
+
+
+def first_move_rule(match: Match) -> bool:
+    """Whether a match whose first moves of game 1 do not come in time is aborted (SPEC
+    §3): not at a practice table without a clock, which ends only as deserted."""
+    return bool(match.clock) or not match.practice
 
 
 def tick_due_set(match: Match, now: datetime) -> bool:

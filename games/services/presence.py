@@ -1,4 +1,5 @@
-"""Presence: which sockets are open, and so which seats are connected and how many watch.
+"""Presence: which sockets are open, and so which seats are connected and how many watch;
+and whether a player has been shown their table at all (``Seat.shown_at``).
 
 A socket is a ``Presence`` row known by its channel name. It counts while it has sent
 something within ``PRESENCE_EXPIRY_SECONDS``: a socket whose process died simply stops
@@ -64,7 +65,21 @@ def socket_open(
         ):
             raise TableError("too_many_sockets", _("You have too many pages open."))
         _presence_store(**opening, member_id=member.pk)
+        if seat is not None:
+            _shown(match_id, seat, now)  # a player's socket at their table: they know of it
     return seat
+
+
+def seat_shown(*, match_id: int, seat: int, now: datetime) -> None:
+    """A player was shown their table (its page loaded for them). Kept once, the first
+    time: an arena withdraws for a missed first move only a member who was told of the
+    match (SPEC §12), and this, or a socket of theirs opened at the table, is how we know."""
+    with transaction.atomic():
+        _shown(match_id, seat, now)
+
+
+def _shown(match_id: int, seat: int, now: datetime) -> None:
+    Seat.objects.filter(match_id=match_id, seat=seat, shown_at=None).update(shown_at=now)
 
 
 def _presence_store(

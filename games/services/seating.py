@@ -19,9 +19,9 @@ from games import state as public
 from games.access import rated_pairs_full
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
-from games.engine.clock import PRESETS
+from games.engine.clock import RATED_SHORTEST_MS, ClockError, parse_preset
 from games.engine.match import MatchState
-from games.errors import TableError
+from games.errors import TableError, clock_message
 from games.models import Match, Seat
 from games.services import commit
 from games.services.commit import state_commit
@@ -32,17 +32,25 @@ from ratings.selectors import current_ratings
 
 
 def table_settings_check(*, variant: str, clock: str, rated: bool, single_game: bool) -> bool:
-    """Check a table's settings (SPEC §2, §10); returns whether it is a single game."""
+    """Check a table's settings (SPEC §2, §10); returns whether it is a single game. The
+    clock is a preset or one of the table's own (``m+s``, see ``games.engine.clock``);
+    a rated table needs one of at least a minute."""
     definition = VARIANTS.get(variant)
     if definition is None or variant == "practice":
         raise TableError("invalid", _("There is no such variant."))
-    if clock and clock not in PRESETS:
-        raise TableError("invalid", _("There is no such clock."))
+    bank_ms = None
+    if clock:
+        try:
+            bank_ms, _increment = parse_preset(clock)
+        except ClockError as error:
+            raise TableError("invalid", clock_message(error)) from None
     single = definition.format == "single" or single_game
     if rated and definition.rated_scale is None:
         raise TableError("invalid", _("This variant is never rated."))
-    if rated and not clock:
+    if rated and bank_ms is None:
         raise TableError("invalid", _("A rated table needs a clock."))
+    if rated and bank_ms < RATED_SHORTEST_MS:
+        raise TableError("invalid", _("A rated table needs at least 1 minute on the clock."))
     if rated and single:
         raise TableError("invalid", _("Only matches of two games are rated."))
     return single

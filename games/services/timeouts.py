@@ -61,6 +61,7 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             new = state.flag(flagged)
         elif (
             state.can_abort
+            and commit.first_move_rule(match)
             and match.turn_started_at is not None
             and now >= match.turn_started_at + timing.seconds("GAME_ABORT_SECONDS")
         ):

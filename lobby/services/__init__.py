@@ -9,12 +9,15 @@ withdraws them (SPEC §10), by job:
 - ``members``: the checks every seat-taking action makes first;
 - ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended;
 - ``arena_play``: an arena's entrants paired, and its matches scored as they end;
+- ``arena_rescoring``: an arena's results worked out again when ratings were
+  recalculated (an annulment);
 - ``reports``: a member's report of another, checked against the tables (SPEC §14).
 
 One transaction each; matches start through ``games.services.match_create``.
 """
 
 from lobby.services.arena_play import arena_match_scored, arena_pair, arenas_pair
+from lobby.services.arena_rescoring import arena_rescore, arenas_rescore
 from lobby.services.arenas import (
     arena_cancel,
     arena_create,
@@ -51,11 +54,13 @@ __all__ = [
     "arena_join",
     "arena_match_scored",
     "arena_pair",
+    "arena_rescore",
     "arena_settings_check",
     "arena_update",
     "arena_withdraw",
     "arenas_advance",
     "arenas_pair",
+    "arenas_rescore",
     "arenas_schedule",
     "challenge_accept",
     "challenge_cancel",

@@ -1,13 +1,15 @@
 """An arena at play (SPEC §12): pairing its waiting entrants every few seconds, and
 scoring each of its matches as it ends.
 
-Pairing takes the active entrants with a present socket on some page of the site who
-are not seated at a match in play, and pairs them with ``lobby.pairing.pair``, never two
-of whom one blocked the other (SPEC §14); each pair starts a rated match of two games
-with the arena's clock (``match_create`` sends both members to the table, and its
-``match_started`` withdraws their waiting tables and challenges). Scoring stores both
-members' ``ArenaResult`` in the transaction that ends the match
-(``games.signals.arena_match_ended``), from ``lobby.scoring``."""
+Pairing takes the active entrants free by ``lobby.availability`` (a present socket on
+some page of the site, no seat at a table in play: what the arena's page says too), and
+pairs them with ``lobby.pairing.pair``, never two of whom one blocked the other (SPEC
+§14); each pair starts a rated match of two games with the arena's clock
+(``match_create`` sends both members to the table, and its ``match_started`` withdraws
+their waiting tables and challenges). Scoring stores both members' ``ArenaResult`` in the
+transaction that ends the match (``games.signals.arena_match_ended``), from
+``lobby.scoring``; a member who was never shown the table of an aborted match
+(``never_told``) is not charged for it."""
 
 from __future__ import annotations
 
@@ -26,17 +28,17 @@ from games.access import rated_pairs_at_limit
 from games.engine import VARIANTS
 from games.engine.clock import Clock
 from games.engine.match import ABANDONED, ABORTED, FLAGGED, RESIGNED, MatchState
-from games.models import Match, Presence, Seat
+from games.models import Match, Seat
 from games.services import match_create
 from games.services.commit import counted
 from games.state import SeatRow
+from lobby.availability import availability
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.pairing import Waiting, pair
 from lobby.scoring import Played, score
 from lobby.services.arenas import arena_changed
-from ratings.selectors import current_ratings
+from ratings.selectors import MatchRated, current_ratings
 
-IN_PLAY = (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
 #: how often two members may meet in one arena (SPEC §12)
 MEETINGS_PER_PAIR = 3
 ROUND_SHARE = 0.8  # a beat a little early still pairs: rounds keep their interval
@@ -87,9 +89,10 @@ def arena_pair(*, arena_id: int, now: datetime) -> int:
 
 
 def arena_waiting(arena: Arena, now: datetime) -> tuple[dict[int, User], list[Waiting]]:
-    """The arena's entrants who wait for a pairing now (active, not banned, a present
-    socket on some page of the site, no seat at a match in play), with their points,
-    rating and last opponent; and the members by id. Five queries."""
+    """The arena's entrants who wait for a pairing now (active, not banned, and free by
+    ``lobby.availability``: a present socket on some page of the site, no seat at a table
+    in play), with their points, rating and last opponent; and the members by id. Six
+    queries."""
     members = {
         m.pk: m
         for m in User.objects.filter(
@@ -97,18 +100,8 @@ def arena_waiting(arena: Arena, now: datetime) -> tuple[dict[int, User], list[Wa
         )
         if not m.is_banned(now)
     }
-    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
-    present = set(
-        Presence.objects.filter(
-            member_id__in=members, closed=False, last_seen__gt=horizon
-        ).values_list("member_id", flat=True)
-    )
-    busy = set(
-        Seat.objects.filter(member_id__in=members, match__status__in=IN_PLAY).values_list(
-            "member_id", flat=True
-        )
-    )
-    free = [pk for pk in members if pk in present and pk not in busy]
+    found = availability(members, now=now)
+    free = [pk for pk in members if found[pk].free]
     if len(free) < 2:
         return members, []
     points = dict(
@@ -153,6 +146,15 @@ def forfeited_by(state: MatchState, seats) -> set[int]:
     return set()
 
 
+def never_told(state: MatchState, seat: int, shown_at: datetime | None) -> bool:
+    """Whether the member at ``seat`` never knew of this aborted match: they made no move
+    in game 1 and the table was never shown to them (``Seat.shown_at``: its page never
+    loaded for them, no socket of theirs opened there; a pairing made while they were
+    between two pages). Such a member forfeits nothing and is not withdrawn: the arena
+    withdraws a member who was told and still did not come (SPEC §12)."""
+    return state.status == ABORTED and shown_at is None and not state.game_one_moves(seat)
+
+
 def outcome_of(state: MatchState, seat: int) -> str:
     """A seat's match as the arena counts it: win, draw, loss or aborted."""
     if state.status == ABORTED:
@@ -163,10 +165,10 @@ def outcome_of(state: MatchState, seat: int) -> str:
     return ArenaResult.Outcome.WIN if seat in winners else ArenaResult.Outcome.LOSS
 
 
-def played_in(match: Match, state: MatchState, seat: int, opponent_rating) -> Played:
+def played_in(match: Match, state: MatchState, seat: int, opponent_rating, *, told: bool) -> Played:
     """A seat's side of an ended arena match from the match: the outcome, whether the
     seat went berserk (the clock) and its moves; the opponent's rating before the match
-    is given."""
+    is given, and whether the seat's member was told of the match (``never_told``)."""
     clock = Clock.from_dict(match.clock_state) if match.clock_state else None
     played = Played(
         outcome_of(state, seat),
@@ -176,7 +178,7 @@ def played_in(match: Match, state: MatchState, seat: int, opponent_rating) -> Pl
     )
     if not counts_in_arena(match, state):
         # No points for either: a forfeit breaks the streak, the other seat's is void.
-        forfeit = seat in forfeited_by(state, range(state.seats))
+        forfeit = told and seat in forfeited_by(state, range(state.seats))
         outcome = ArenaResult.Outcome.LOSS if forfeit else ArenaResult.Outcome.ABORTED
         played = replace(played, outcome=outcome, opponent_rating=None)
     return played
@@ -187,8 +189,21 @@ def counts_in_arena(match: Match, state: MatchState) -> bool:
     return state.status != ABORTED and counted(match, state)
 
 
+def rated_as(played: Played, rated: MatchRated | None, opponent_id: int | None) -> Played:
+    """A seat's side of an arena match as ratings keep the match now (``rated``; None for
+    a match that did not count, which stays as it is): the opponent's rating before it,
+    or, once a moderator annulled it, no rating and a match that counts for nothing."""
+    if rated is None:
+        return played
+    if rated.annulled:
+        return replace(played, opponent_rating=None, annulled=True)
+    return replace(played, opponent_rating=rated.before.get(opponent_id), annulled=False)
+
+
 def played_of(result: ArenaResult) -> Played:
-    return Played(result.outcome, result.opponent_rating, result.berserk, result.moves)
+    return Played(
+        result.outcome, result.opponent_rating, result.berserk, result.moves, result.annulled
+    )
 
 
 def arena_match_scored(
@@ -198,12 +213,14 @@ def arena_match_scored(
     transaction): both members' results, scored after their earlier ones in this arena.
     A match in which a seat made fewer than two moves in game 1 counts for nothing
     (``commit.counted``): whoever ended it so (``forfeited_by``) loses their streak and
-    is withdrawn; the other seat keeps both."""
+    is withdrawn; the other seat keeps both. A member who was never told of an aborted
+    match (``never_told``) is neither."""
     arena = Arena.objects.select_for_update().filter(pk=match.arena_id).first()
     if arena is None:
         return
     rows = {row.seat: row for row in seats if row.member_id is not None}
     forfeits = set() if counts_in_arena(match, state) else forfeited_by(state, rows)
+    shown = dict(Seat.objects.filter(match=match).values_list("seat", "shown_at"))
     # Ratings move only after this transaction (the rating task): these are the ones
     # before the match, as ratings will record them (``RatingChange.rating_before``).
     ratings = current_ratings(
@@ -218,8 +235,13 @@ def arena_match_scored(
                 "finished_at", "pk"
             )
         ]
+        told = not never_told(state, seat, shown.get(seat))
         current = played_in(
-            match, state, seat, ratings[opponent.member_id].rating if opponent else None
+            match,
+            state,
+            seat,
+            ratings[opponent.member_id].rating if opponent else None,
+            told=told,
         )
         scored = score([*earlier, current])[-1]
         ArenaResult.objects.create(
@@ -233,10 +255,11 @@ def arena_match_scored(
             on_fire=scored.on_fire,
             berserk=current.berserk,
             moves=current.moves,
+            annulled=current.annulled,
             finished_at=now,
         )
         never_moved = state.status == ABORTED and not state.game_one_moves(seat)
-        if seat in forfeits or (never_moved and state.aborted_by() is None):
+        if told and (seat in forfeits or (never_moved and state.aborted_by() is None)):
             ArenaEntry.objects.filter(arena=arena, member_id=member_id).update(
                 active=False, withdrawn_at=now
             )

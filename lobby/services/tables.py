@@ -19,6 +19,7 @@ from accounts.selectors import block_sides
 from games import events
 from games.engine import VARIANTS
 from games.engine.bots import LEVELS
+from games.engine.clock import PRESETS
 from games.errors import TableError
 from games.models import Match, Seat
 from games.services import match_create, table_settings_check
@@ -232,14 +233,16 @@ def table_remove(match: Match, *, reason: str | None = None) -> None:
 
 
 def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
-    """Join the oldest waiting public rated table of this variant and clock whose host is
-    within 300 points (provisional ratings match anyone), else open one (SPEC §10). A host
-    who blocked the member, or whom the member blocked, is passed over: ``table_join``
-    refuses the two either way (SPEC §14)."""
+    """Join the oldest waiting public rated table of this variant and clock (a preset)
+    whose host is within 300 points (provisional ratings match anyone), else open one
+    (SPEC §10). A host who blocked the member, or whom the member blocked, is passed over:
+    ``table_join`` refuses the two either way (SPEC §14)."""
     member_check(member, now)
     definition = VARIANTS.get(variant)
     if definition is None or definition.rated_scale is None:
         raise TableError("invalid", _("Play now is for the rated variants."))
+    if clock not in PRESETS:  # a clock of one's own is for tables and challenges
+        raise TableError("invalid", _("Choose one of the site's clocks."))
     table_settings_check(variant=variant, clock=clock, rated=True, single_game=False)
     scale = definition.rated_scale
     candidates = list(

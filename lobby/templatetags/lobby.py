@@ -32,10 +32,18 @@ def seat_link(seat, seats=()):
 
 @register.filter
 def arena_results(line) -> list[tuple]:
-    """A table line's results as (scored, match id, outcome in words), in order."""
+    """A table line's results as (scored, match id, outcome in words), in order; a match
+    whose ratings were annulled says so instead of its outcome."""
     from lobby.models import ArenaResult
 
+    annulled = ArenaResult._meta.get_field("annulled").verbose_name
     return [
-        (scored, match_id, ArenaResult.Outcome(scored.played.outcome).label)
+        (
+            scored,
+            match_id,
+            annulled
+            if scored.played.annulled
+            else ArenaResult.Outcome(scored.played.outcome).label,
+        )
         for scored, match_id in zip(line.standing.results, line.matches, strict=True)
     ]

@@ -100,10 +100,10 @@ def test_blocking_ends_follows_both_ways_and_unblocking_brings_none_back(ann, be
     assert not Block.objects.exists() and not follows(ann.pk, ben.pk)
 
 
-def test_a_blocked_member_cannot_follow_the_blocker_and_is_not_told(ann, ben):
+def test_a_blocked_member_cannot_follow_the_blocker_and_is_told_so(ann, ben):
     services.block(member=ben, username="ann")
-    # The answer is a follow's: the member followed, and nothing else.
-    assert services.follow(member=ann, username="ben") == ben
+    # A refusal, not a follow's answer while nothing happened (issue 43.4).
+    assert str(refused(services.follow, ann, "ben").message) == "You cannot follow ben."
     assert not Follow.objects.exists()
     assert follow_counts(ben.pk) == (0, 0)
     # The blocker is told why they cannot follow the member they blocked.

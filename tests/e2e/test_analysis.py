@@ -6,11 +6,14 @@ colour tried in a position is answered by the computer, an illegal one refused w
 engine's reason."""
 
 import random
+import re
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import expect
 
 from games import services, timing
+from games.engine.analysis import judgement
 from games.models import Analysis
 from tests.e2e.conftest import off_the_loop
 from tests.moves import play_out
@@ -26,7 +29,7 @@ def test_a_player_asks_for_the_review_reads_it_and_tries_a_colour(
         services.match_create, variant="fast", members=[alice, bob], now=timing.now(), seed=21
     )
     state = off_the_loop(
-        play_out, match=match, members=[alice, bob], rng=random.Random(9), now=timing.now()
+        play_out, match=match, members=[alice, bob], rng=random.Random(2), now=timing.now()
     )
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     login(context, alice)
@@ -92,5 +95,72 @@ def test_a_player_asks_for_the_review_reads_it_and_tries_a_colour(
     reply = answer.get_attribute("data-answer")
     assert position.play(legal).play(int(reply) if reply.isdigit() else reply)  # legal
     screenshot(page, "analysis-try")
+    assert not errors
+    context.close()
+
+
+CHANCES = re.compile(r"(\w+)'s win chances (\d+\.\d)% → (\d+\.\d)%")
+
+
+def test_the_review_reads_from_one_named_side_and_agrees_with_itself(
+    browser, site, login, make_member, screenshot
+):
+    """Issue 43.1: at every move the chances are one named side's (the viewer's: bob),
+    each move's "after" is the next move's "before" as shown, a judgement follows from
+    the two numbers shown by the spec's thresholds, the graph says whose chances it
+    draws, the figures say which game they are for, and the whole match's accuracy is
+    beside them."""
+    alice, bob = make_member("alice"), make_member("bob")
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, bob], now=timing.now(), seed=21
+    )
+    state = off_the_loop(
+        play_out, match=match, members=[alice, bob], rng=random.Random(14), now=timing.now()
+    )
+    off_the_loop(services.analysis_request, match_id=match.pk, member=bob, now=timing.now())
+    off_the_loop(services.analysis_run, match_id=match.pk, now=timing.now)
+    review = Analysis.objects.get(match=match).result
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, bob)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{site.url}/match/{match.pk}/")
+    expect(page.locator("#table")).to_have_attribute("data-analysis", "done")
+
+    # Beside each player's figures of the game shown, their accuracy over the match.
+    rows = page.locator("#analysis-figures tr")
+    expect(rows).to_have_count(2)
+    for row, seat in zip(rows.all(), review["seats"], strict=True):
+        expect(row.locator(".match-accuracy")).to_have_text(f"{seat['accuracy']}%")
+
+    for number, game in enumerate(state.games, start=1):
+        entries = review["games"][number - 1]
+        shown = []  # (mover, before, after, judgement) as the page says them
+        for ply in range(1, game.ply + 1):
+            page.locator(f'#moves .ply-jump[data-game="{number}"][data-ply="{ply}"]').click()
+            note = page.locator("#analysis-move")
+            expect(note).to_contain_text(f"Move {ply} of {game.ply}:")
+            text = note.inner_text()
+            side, before, after = CHANCES.search(text).groups()
+            assert side == "bob", text  # always the same named side
+            mover = "alice" if entries[ply - 1]["seat"] == "A" else "bob"
+            assert f"{mover} played" in text
+            said = [j for j in ("Inaccuracy", "Mistake", "Blunder") if f"· {j} ·" in text]
+            shown.append((mover, float(before), float(after), said[0] if said else None))
+        # The graph and the figures name the game and the side.
+        expect(page.locator("#analysis-graph-side")).to_have_text(
+            f"bob's win chances in game {number}"
+        )
+        expect(page.locator("#analysis-figures-caption")).to_have_text(f"Game {number}")
+
+        for (_, _, after, _), (_, before, _, _) in pairwise(shown):
+            assert after == before  # a move's after is the next one's before, as shown
+        for (mover, before, after, said), entry in zip(shown, entries, strict=True):
+            drop = round(before - after if mover == "bob" else after - before, 1)
+            expected = judgement(drop)
+            assert said == (expected.capitalize() if expected else None), (entry, shown)
+            assert expected == entry["judgement"]
+    screenshot(page, "analysis-one-side")
     assert not errors
     context.close()

@@ -87,3 +87,59 @@ def test_two_members_join_play_and_the_standings_follow(browser, site, login, ma
     watching.close()
     for page in pages.values():
         page.context.close()
+
+
+def test_a_pairing_made_between_two_pages_is_reached_from_the_arena_page(
+    browser, site, login, make_member
+):
+    """Once in about five, a member whose join came with a pairing round was never taken
+    to their table (no page of theirs heard the notice), and the match aborted without
+    them. The arena's page now takes them there as it loads."""
+    alice, bob = make_member("alice"), make_member("bob")
+    arena = off_the_loop(
+        lobby.arena_create,
+        name="Between pages",
+        variant="fast",
+        clock="3+2",
+        starts_at=timing.now() - timedelta(minutes=1),
+        minutes=30,
+    )
+    off_the_loop(lobby.arenas_advance, now=timing.now())
+    url = f"{site.url}/arenas/{arena.pk}/"
+    for member in (alice, bob):
+        off_the_loop(lobby.arena_join, arena_id=arena.pk, member=member, now=timing.now())
+    # alice between two pages: the socket of the one she left still counts for a moment,
+    # and no page of hers is there to hear the notice.
+    off_the_loop(
+        services.socket_open,
+        channel_name="alice-leaving",
+        member=alice,
+        match_id=None,
+        now=timing.now(),
+    )
+    contexts = {}
+    for member in (alice, bob):
+        contexts[member.username] = browser.new_context(viewport={"width": 1280, "height": 900})
+        login(contexts[member.username], member)
+    bobs = contexts["bob"].new_page()
+    bobs.goto(url)
+    expect(bobs.locator("#arena[data-live]")).to_have_count(1)
+    assert off_the_loop(lobby.arenas_pair, now=timing.now()) == 1
+    match = Match.objects.get(arena_id=arena.pk)
+    table = f"{site.url}/match/{match.pk}/"
+    expect(bobs).to_have_url(table)  # the notice, as always
+
+    alices = contexts["alice"].new_page()
+    alices.goto(url)  # the next page she opens
+    expect(alices).to_have_url(table)
+    caught_up(alices, match)
+    expect(alices.locator("#berserk")).to_be_visible()  # before her first move: in time
+    # Having seen the table, she may look at the arena's page: it stays, and links it.
+    alices.goto(url)
+    expect(alices.locator("#arena[data-live]")).to_have_count(1)
+    expect(alices.locator(".arena-pairing a")).to_have_attribute(
+        "href", re.compile(rf"/match/{match.pk}/$")
+    )
+    assert alices.url == url
+    for context in contexts.values():
+        context.close()

@@ -12,7 +12,7 @@ from games import services, timing
 from games.models import Match
 from tests import timeshift
 from tests.e2e.conftest import off_the_loop
-from tests.e2e.playing import current_state, play_greedy
+from tests.e2e.playing import caught_up, current_state, play_greedy, play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -176,3 +176,37 @@ def test_spectators_follow_a_rematch_live(browser, site, login, make_member):
     expect(stepping).to_have_url(f"{site.url}/match/{rematch.pk}/")
     phone.close()
     desk.close()
+
+
+def test_a_finished_match_shows_nobody_as_disconnected(browser, site, login, make_member):
+    """Issue 43.3: presence is news while a match is played (bob, who never came, is
+    "disconnected"); once it is over, no seat carries a presence badge, the player's own
+    ("(you) disconnected") included, live or opened afterwards."""
+    alice, bob = make_member("alice"), make_member("bob")
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, bob], now=timing.now(), seed=SEED
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, alice)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{site.url}/match/{match.pk}/")
+    caught_up(page, match)
+    expect(page.locator('.player[data-seat="B"] .offline-badge')).to_have_text("disconnected")
+    expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
+
+    state = play_match(match, [alice, bob])
+    assert state.status == "finished"
+    caught_up(page, match)
+    expect(page.locator("#table")).to_have_attribute("data-status", "finished")
+    for view in (page, context.new_page()):
+        if view is not page:
+            view.goto(f"{site.url}/match/{match.pk}/")  # opened after the end
+            caught_up(view, match)
+        expect(view.locator(".player")).to_have_count(2)
+        expect(view.locator(".offline-badge")).to_have_count(0)
+        expect(view.locator(".player.offline")).to_have_count(0)
+        expect(view.locator("#sides")).not_to_contain_text("disconnected")
+    assert not errors
+    context.close()

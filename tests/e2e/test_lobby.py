@@ -145,3 +145,30 @@ def test_the_lobby_lists_your_games_in_progress(browser, site, login, make_membe
     expect(a).to_have_url(f"{site.url}/match/{public.pk}/")
     expect(a.locator("#table")).not_to_have_class(re.compile(r"\bwatching\b"))
     assert not errors
+
+
+def test_a_table_with_a_clock_of_ones_own(browser, site, login, make_member, screenshot):
+    """alice opens a table with her own clock, 7 minutes + 4 seconds a move (SPEC §3, §10):
+    bob's lobby lists it as 7+4, and once he joins both clocks start from 7:00."""
+    alice, bob = make_member("alice"), make_member("bob")
+    a, a_errors = member_page(browser, site, login, alice)
+    b, b_errors = member_page(browser, site, login, bob)
+
+    form = a.locator("#new-table")
+    form.locator("summary").click()
+    form.get_by_label("Variant").select_option("fast")
+    form.get_by_label("Clock").select_option(label="your own clock")
+    form.get_by_label("Minutes").fill("7")
+    form.get_by_label("Seconds added per move").fill("4")
+    screenshot(a, "lobby-own-clock")
+    form.get_by_role("button", name="Open the table").click()
+    expect(a.locator(".waiting-room")).to_contain_text("7+4")
+
+    row = b.locator("#waiting-list tr", has_text="alice")
+    expect(row).to_contain_text("7+4")
+    row.get_by_role("button", name="Join").click()
+    expect(b.locator("#table")).to_have_attribute("data-status", "playing")
+    expect(b.locator(".table-meta")).to_contain_text("7+4")
+    for letter in ("A", "B"):
+        expect(b.locator(f'.clock[data-clock-seat="{letter}"]')).to_have_text("7:00")
+    assert not a_errors and not b_errors

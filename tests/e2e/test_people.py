@@ -216,3 +216,52 @@ def test_carol_reports_and_blocks_erin_from_a_chat_line(
     expect(around.first).to_contain_text("good luck")
     expect(m.locator(".report-entry")).to_contain_text("Insults at the table.")
     assert not c_errors and not b_errors
+
+
+def test_a_member_blocked_by_carol_is_refused_her_follow_and_never_sees_her_tables(
+    browser, site, login, make_member
+):
+    """Issue 43.4: dave, whom carol blocked, presses Follow on her page and reads a clear
+    refusal (nothing changes: no follower); in his lobby her waiting tables never show,
+    on the page or live over the site's socket, while erin's do."""
+    from accounts import services as people
+
+    carol, dave, erin = make_member("carol"), make_member("dave"), make_member("erin")
+    off_the_loop(people.block, member=carol, username="dave")
+    earlier = off_the_loop(
+        lobby.table_open,
+        host=carol,
+        variant="fast",
+        clock="",
+        single_game=False,
+        rated=False,
+        private=False,
+        now=timing.now(),
+    )
+    d, d_errors = member_page(browser, site, login, dave, "/@/carol/")
+    d.get_by_role("button", name="Follow", exact=True).click()
+    expect(d.locator(".message.error")).to_have_text("You cannot follow carol.")
+    expect(d.locator(".message.success")).to_have_count(0)
+    expect(d.locator("#followers-count")).to_have_text("0")
+
+    d.goto(site.url + "/")
+    expect(d.locator("body[data-site-socket=open]")).to_have_count(1)
+    expect(d.locator(f'tr[data-table="{earlier.pk}"]')).to_have_count(0)
+    d.evaluate("window.sameDocument = true")
+    tables = {}
+    for host in (carol, erin):
+        tables[host.username] = off_the_loop(
+            lobby.table_open,
+            host=host,
+            variant="fast",
+            clock="",
+            single_game=False,
+            rated=False,
+            private=False,
+            now=timing.now(),
+        )
+    expect(d.locator(f'tr[data-table="{tables["erin"].pk}"]')).to_be_visible()  # live
+    expect(d.locator(f'tr[data-table="{tables["carol"].pk}"]')).to_have_count(0)
+    expect(d.locator(f'tr[data-table="{earlier.pk}"]')).to_have_count(0)
+    assert d.evaluate("window.sameDocument") is True  # no reload
+    assert not d_errors

@@ -187,3 +187,54 @@ def test_the_lobby_starts_a_game_against_the_computer(browser, site, login, make
     seats = {seat.seat: (seat.member_id, seat.bot_level) for seat in match.seats.all()}
     assert seats == {0: (None, 3), 1: (alice.pk, None)}
     context.close()
+
+
+def test_a_practice_table_without_a_clock_waits_for_the_first_move(
+    browser, site, login, make_member, screenshot
+):
+    """Issue 43.2: "Play the computer" without a clock, the rules read for 40 s, and the
+    table is still there: no first-move countdown, no abort; it ends only as deserted
+    (SPEC §3). The Abort button stays hers to press."""
+    from django.conf import settings
+
+    from games import tasks
+    from tests import timeshift
+    from tests.e2e.playing import caught_up, greedy
+
+    alice = make_member("alice")
+    match = off_the_loop(
+        services.practice_start,
+        member=alice,
+        board="fast",
+        level=1,
+        member_starts=True,
+        clock="",
+        now=timing.now(),
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    login(context, alice)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{site.url}/match/{match.pk}/")
+    caught_up(page, match)
+    expect(page.locator("#abort")).to_be_visible()
+    expect(page.locator("#abort-info")).to_be_hidden()
+    expect(page.get_by_text("or the match is aborted")).to_have_count(0)
+
+    # Forty seconds with the rules, and every sweep that could end it: still playing.
+    timeshift.advance(settings.GAME_ABORT_SECONDS + 10)
+    off_the_loop(tasks.clocks_sweep)
+    off_the_loop(services.match_tick, match_id=match.pk, now=timing.now())
+    assert current_state(match).status == "playing"
+    caught_up(page, match)
+    expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+
+    # Her first move is played.
+    colour = greedy(current_state(match).current.position)
+    page.locator(f'#colours .colour[data-color="{colour}"]').click()
+    expect(page.locator("#table[data-ply='1'], #table[data-ply='2']")).to_have_count(1)
+    assert current_state(match).current.moves[0] == colour
+    screenshot(page, "practice-no-clock")
+    assert not errors
+    context.close()

@@ -2,6 +2,7 @@
 and formula, the win-chance model, and verdicts that value every legal move."""
 
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -10,12 +11,13 @@ from games.engine.analysis import (
     WinModel,
     accuracy,
     judgement,
+    review_game,
     review_move,
     summary,
     verdict,
 )
 from games.engine.bots.search import WON
-from games.engine.endgame import Endgame
+from games.engine.endgame import Endgame, result
 
 
 @pytest.mark.parametrize(
@@ -91,3 +93,65 @@ def test_every_move_is_valued_even_when_the_time_is_up_at_once():
     found = verdict(position, WinModel(8.0), time_limit=0.0, clock=lambda: next(ticks))
     assert set(found.chances) == set(position.legal_moves())
     assert found.depth == 1
+
+
+# --- a game's review agrees with itself ------------------------------------------------------
+
+
+def _played_game(variant: str, seed: int, plies: int | None = None) -> list:
+    """A game of greedy moves with some random ones (the swap taken where it may be), as
+    (position, move) pairs; ``plies`` stops it early, as a resignation would."""
+    import random
+
+    rng = random.Random(seed)
+    position = VARIANTS[variant].new_position(seed=seed)
+    moves = []
+    while not position.is_over and (plies is None or len(moves) < plies):
+        legal = [m for m in position.legal_moves() if m != "swap"]
+        if position.can_swap:
+            move = "swap"
+        elif rng.random() < 0.3:
+            move = rng.choice(legal)
+        else:
+            move = max(legal, key=lambda m: (len(position.preview(m)), -m))
+        moves.append((position, move))
+        position = position.play(move)
+    return moves
+
+
+def _chained(reviews, moves) -> None:
+    """Each move's ``after`` is the next move's ``before`` seen from its mover's side, and
+    its judgement is the thresholds' of those two numbers."""
+    for review, following in pairwise(reviews):
+        same = following.seat == review.seat
+        assert review.after == (following.before if same else round(100 - following.before, 1))
+    for review, (position, played) in zip(reviews, moves, strict=False):
+        assert review.seat == position.to_move and review.played == played
+        assert 0 <= review.after <= review.before <= 100
+        assert review.judgement == judgement(round(review.before - review.after, 1))
+        # The best colour is the one played exactly when nothing would have kept more.
+        assert (review.best == review.played) == (review.before == review.after)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("fast", 3), ("fast", 11), ("vinco", 2)])
+def test_a_reviewed_games_after_is_the_next_moves_before(variant, seed):
+    moves = _played_game(variant, seed)
+    reviews = review_game(moves, WinModel(8.0), nodes=300)
+    assert [r.ply for r in reviews] == list(range(1, len(moves) + 1))
+    _chained(reviews, moves)
+    # The last move ended the game: its after is the mover's result, exact.
+    last_position, last_move = moves[-1]
+    end = last_position.play(last_move)
+    assert end.is_over
+    assert reviews[-1].after == float(result(end, last_position.to_move))
+
+
+def test_a_game_that_ended_by_a_resignation_and_a_review_stopped_early_chain_too():
+    moves = _played_game("fast", 5, plies=9)  # the game goes on after move 9: resigned
+    reviews = review_game(moves, WinModel(8.0), nodes=300)
+    assert len(reviews) == 9
+    _chained(reviews, moves)
+    calls = iter(range(100))
+    stopped = review_game(moves, WinModel(8.0), nodes=300, stop=lambda: next(calls) >= 6)
+    assert len(stopped) == 5  # six positions valued: the sixth gives the fifth its after
+    _chained(stopped, moves)

@@ -1,13 +1,54 @@
 import pytest
 
-from games.engine.clock import Clock, parse_preset
+from games.engine.clock import Clock, ClockError, clock_text, parse_preset
 
 
 def test_presets():
     assert parse_preset("1+1") == (60_000, 1_000)
     assert parse_preset("10+5") == (600_000, 5_000)
-    with pytest.raises(ValueError):
-        parse_preset("4+4")
+
+
+@pytest.mark.parametrize(
+    ("text", "bank_ms", "increment_ms"),
+    [
+        ("7+4", 420_000, 4_000),
+        ("0.5+0", 30_000, 0),
+        ("60+30", 3_600_000, 30_000),
+        ("4+4", 240_000, 4_000),
+    ],
+)
+def test_a_clock_of_ones_own(text, bank_ms, increment_ms):
+    assert parse_preset(text) == (bank_ms, increment_ms)
+    assert clock_text(bank_ms, increment_ms) == text
+    assert Clock.for_preset(text, seats=2).remaining_ms == (bank_ms, bank_ms)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("abc", "format"),
+        ("7+", "format"),
+        ("+4", "format"),
+        ("-1+2", "format"),
+        ("1e3+0", "format"),
+        ("7 + 4", "format"),
+        ("07+4", "format"),  # one text for one clock: 7+4
+        ("1.0+0", "format"),
+        ("7+04", "format"),
+        ("", "format"),
+        ("٧+4", "format"),  # digits of another script
+        ("61+0", "minutes"),
+        ("0+5", "minutes"),
+        ("0.25+0", "minutes"),
+        ("1.5+0", "minutes"),
+        ("7+31", "increment"),
+    ],
+)
+def test_clocks_the_site_does_not_play(text, reason):
+    with pytest.raises(ClockError) as refused:
+        parse_preset(text)
+    assert refused.value.reason == reason
+    assert isinstance(refused.value, ValueError)
 
 
 def test_no_clock_runs_before_a_seats_first_move_then_fischer():

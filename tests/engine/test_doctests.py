@@ -9,6 +9,7 @@ MODULES = [
     "games.engine",
     "games.engine.board",
     "games.engine.bots.blocking",
+    "games.engine.clock",
     "games.engine.errors",
     "games.engine.letters",
     "games.engine.notation",

@@ -50,7 +50,7 @@ def test_a_finished_rated_fast_match_is_analysed_move_by_move(
     every = [entry for game in analysis["games"] for entry in game]
     for entry in every:
         assert 0 <= entry["after"] <= entry["before"] <= 100
-        assert entry["judgement"] == judgement(entry["before"] - entry["after"])
+        assert entry["judgement"] == judgement(round(entry["before"] - entry["after"], 1))
         if entry["judgement"] and entry["best"] != "swap":
             assert entry["best_cells"]  # the best colour's cells, for the board's outline
     for seat in analysis["seats"]:

@@ -215,3 +215,39 @@ def test_the_host_fills_empty_seats_with_the_computer(make_member):
     )
     with pytest.raises(TableError):
         lobby_services.table_fill_bots(member=rated.created_by, level=2, match_id=rated.pk, now=T0)
+
+
+def test_a_practice_table_without_a_clock_ends_only_as_deserted(alice, bob, settings):
+    """SPEC §3, issue 43.2: the first-move rule spares a practice table without a clock
+    (its member may read the rules first); with a clock it applies as anywhere."""
+    from datetime import timedelta
+
+    from games import selectors, tasks
+    from tests import timeshift
+
+    lone = services.practice_start(
+        member=alice, board="fast", level=1, member_starts=True, clock="", now=T0
+    )
+    timed = services.practice_start(
+        member=bob, board="fast", level=1, member_starts=True, clock="3+2", now=T0
+    )
+    lone.refresh_from_db()
+    assert lone.deadline is None  # nothing is due by itself
+    assert selectors.table_state(lone.pk, now=T0)["match"]["abort_at"] is None  # no countdown
+    assert selectors.table_state(timed.pk, now=T0)["match"]["abort_at"] is not None
+
+    later = T0 + timedelta(seconds=settings.GAME_ABORT_SECONDS + 10)
+    assert not services.match_tick(match_id=lone.pk, now=later)
+    timeshift.set_now(later)
+    tasks.clocks_sweep()
+    assert Match.objects.get(pk=lone.pk).status == Match.Status.PLAYING  # still playing
+    assert Match.objects.get(pk=timed.pk).status == Match.Status.ABORTED  # the rule applies
+    # Her first move comes when she is ready; the table plays on.
+    position = services_position(lone)
+    colour = next(c for c, why in position.legal_colors().items() if why is None)
+    services.move_play(match_id=lone.pk, user=alice, ply=0, color=colour, received_at=later)
+    assert MatchState.from_dict(Match.objects.get(pk=lone.pk).state).current.ply >= 1
+
+
+def services_position(match) -> Position:
+    return MatchState.from_dict(Match.objects.get(pk=match.pk).state).current.position

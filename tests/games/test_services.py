@@ -52,7 +52,7 @@ def test_create_refuses_nonsense(new_table, alice, bob, carol):
     with pytest.raises(TableError):
         new_table("fast", [alice, bob], rated=True)  # rated needs a clock
     with pytest.raises(TableError):
-        new_table("fast", [alice, bob], clock="7+7")
+        new_table("fast", [alice, bob], clock="7+31")  # an increment over 30 s
     assert not Match.objects.exists()
 
 

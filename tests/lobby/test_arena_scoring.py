@@ -36,6 +36,17 @@ def test_an_aborted_match_scores_nothing_and_neither_counts_nor_breaks_a_streak(
     assert standing(1, [w, w, a], entered=0).fire is True
 
 
+def test_an_annulled_match_counts_for_nothing_whatever_its_outcome():
+    w, lo = played("win"), played("loss")
+    annulled_win = played("win", annulled=True, berserk=True, moves=9, opponent_rating=1500)
+    annulled_loss = played("loss", annulled=True, opponent_rating=1500)
+    assert points(w, annulled_win, w, w) == [2, 0, 2, 4]
+    assert points(w, annulled_loss, w, w) == [2, 0, 2, 4]  # the streak goes on
+    assert points(w, lo, w, w) == [2, 0, 2, 2]
+    assert standing(1, [w, w, annulled_loss], entered=0).fire is True
+    assert performance([annulled_win, annulled_loss]) is None
+
+
 @pytest.mark.parametrize(
     ("moves", "outcome", "bonus"),
     [(7, "win", 1), (6, "win", 0), (30, "draw", 0), (30, "loss", 0)],

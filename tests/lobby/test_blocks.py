@@ -4,9 +4,12 @@ Play now and arenas never pair the two, either way; the blocker does not see the
 member's chat. And what members' pages show of follows: counts to everybody, the lists
 to the member only."""
 
+import re
+
 import pytest
 
 from accounts import services as people
+from accounts.models import Follow
 from games import selectors, timing
 from games import services as table_services
 from games.models import Challenge, ChatMessage, Match
@@ -94,6 +97,41 @@ def test_the_blocker_does_not_join_the_blocked_members_table(ben_blocks_ann):
     response = ben.post(f"/tables/{table.pk}/join/")
     assert ben.messages(response) == ["You have blocked a member at this table."]
     assert table.seats.count() == 1
+
+
+def listed(page: str) -> set[int]:
+    """The waiting tables a lobby page (or its lists, as the page fetches them again when
+    the site's socket says the lobby changed) lists."""
+    return {int(pk) for pk in re.findall(r'<tr data-table="(\d+)"', page)}
+
+
+def test_a_blocked_members_tables_are_not_listed_for_the_blocker_either_way(ben_blocks_ann, client):
+    """Issue 43.4: a table one could only be refused at is not listed. Ben blocked ann:
+    neither sees a waiting table the other sits at (ben's own, or cat's table of four
+    that ben joined); everybody else sees them all."""
+    ann, ben, cat, dan = (ben_blocks_ann[n] for n in ("ann", "ben", "cat", "dan"))
+    bens, _ = open_table(ben)
+    anns, _ = open_table(ann)
+    cats, _ = open_table(cat, variant="four", clock="")
+    ben.post(f"/tables/{cats.pk}/join/")
+    dans, _ = open_table(dan)
+    every = {bens.pk, anns.pk, cats.pk, dans.pk}
+    for path in ("/", "/lobby/lists/"):
+        assert listed(ann.client.get(path).content.decode()) == {anns.pk, dans.pk}
+        assert listed(ben.client.get(path).content.decode()) == {bens.pk, cats.pk, dans.pk}
+        assert listed(dan.client.get(path).content.decode()) == every
+        assert listed(client.get(path).content.decode()) == every  # a visitor
+    # The public API is the same list for everybody, as SPEC §8 has it.
+    api = {row["id"] for row in ann.client.get("/api/tables/").json()["tables"]}
+    assert api == every == {row["id"] for row in client.get("/api/tables/").json()["tables"]}
+    # Unblocked, each sees the other's tables again.
+    people.unblock(member=ben.user, username="ann")
+    assert listed(ann.client.get("/lobby/lists/").content.decode()) == every
+    assert listed(ben.client.get("/lobby/lists/").content.decode()) == every
+    # A block between members already seated together leaves each their own table.
+    people.block(member=cat.user, username="ben")
+    assert cats.pk in listed(cat.client.get("/lobby/lists/").content.decode())
+    assert cats.pk in listed(ben.client.get("/lobby/lists/").content.decode())
 
 
 # --- Play now ------------------------------------------------------------------------------
@@ -213,3 +251,20 @@ def test_the_blockers_page_of_the_blocked_member_offers_unblock_only(ben_blocks_
     assert 'action="/@/ann/follow/"' not in page and 'action="/@/ann/block/"' not in page
     response = ben.post("/@/ann/follow/")
     assert ben.messages(response) == ["You have blocked this member."]
+
+
+def test_a_blocked_member_who_follows_the_blocker_is_refused_and_nothing_changes(
+    ben_blocks_ann,
+):
+    """Issue 43.4: once the follow answered "You follow ben." while nothing happened."""
+    ann = ben_blocks_ann["ann"]
+    response = ann.post("/@/ben/follow/")
+    assert ann.messages(response) == ["You cannot follow ben."]
+    assert '<dd id="followers-count">0</dd>' in response.content.decode()
+    assert not Follow.objects.exists()
+    answer = ann.client.post(
+        "/@/ben/follow/", HTTP_ACCEPT="application/json", HTTP_X_CSRFTOKEN=ann.token
+    )
+    assert answer.status_code == 403
+    assert answer.json() == {"error": "not_allowed", "message": "You cannot follow ben."}
+    assert not Follow.objects.exists()

@@ -89,7 +89,8 @@ def test_leave_and_cancel(members):
 
 REFUSALS = [
     ({"variant": "chess"}, "There is no such variant."),
-    ({"clock": "7+7"}, "There is no such clock."),
+    ({"clock": "7+77"}, "A clock adds 0 to 30 seconds a move."),
+    ({"clock": "0.5+5", "rated": "on"}, "A rated table needs at least 1 minute on the clock."),
     ({"variant": "big", "rated": "on"}, "This variant is never rated."),
     ({"clock": "", "rated": "on"}, "A rated table needs a clock."),
     ({"format": "single", "rated": "on"}, "Only matches of two games are rated."),

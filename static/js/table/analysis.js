@@ -3,10 +3,17 @@
    130 moves"), and once done, per game a graph of win chances (judged moves marked; a
    click goes to that move), each player's accuracy and counts, at a judged move the best
    colour and what it would have kept (its cells outlined on the board), and from any
-   position of the replay, another colour tried: the computer's answer and the chances. */
+   position of the replay, another colour tried: the computer's answer and the chances.
+
+   Every chance the page shows is one named side's (the viewer's seat, else seat A), to a
+   tenth: the API gives the mover's, and a move's "after" is the next move's "before"
+   from the other side, so shown from one side they chain, and a judgement follows from
+   the two numbers shown (SPEC §13's thresholds on the mover's drop). */
 
 import { byId as $, el } from "../dom.js";
-import { memberLink } from "./seats.js";
+import { parseFpn } from "./board.js";
+import { phrase } from "./phrases.js";
+import { memberLink, mySeat, playerName } from "./seats.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const TRY_POLL_MS = 300;
@@ -19,8 +26,9 @@ function svgEl(name, attrs) {
   return node;
 }
 
-function percent(value) {
-  return Math.round(value) + "%";
+/** Chances as the page shows them: to a tenth, as they are stored. */
+function percent(value, lang) {
+  return value.toLocaleString(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + "%";
 }
 
 /**
@@ -124,6 +132,16 @@ export function setupAnalysis(table, board, replay) {
     return analysis.games.length - 1;
   }
 
+  /** The seat whose chances the page shows: the viewer's, or A for a spectator. */
+  function side() {
+    return mySeat(table.state) || "A";
+  }
+
+  /** A mover's chances (as the API has them) from the side shown. */
+  function fromSide(seat, value) {
+    return seat === side() ? value : 100 - value;
+  }
+
   function renderReview() {
     const game = gameShown();
     renderGraph(game);
@@ -132,12 +150,11 @@ export function setupAnalysis(table, board, replay) {
     renderMove(game);
   }
 
-  /** Seat A's win chances after each move of a game (and before the first). */
+  /** The side's win chances after each move of a game (and before the first). */
   function curve(all) {
     const entries = all.filter((e) => e.reviewed !== false); // beyond the review's budget: none
-    const forA = (e, value) => (e.seat === "A" ? value : 100 - value);
-    const points = entries.length ? [forA(entries[0], entries[0].before)] : [50];
-    for (const e of entries) points.push(forA(e, e.after));
+    const points = entries.length ? [fromSide(entries[0].seat, entries[0].before)] : [50];
+    for (const e of entries) points.push(fromSide(e.seat, e.after));
     return points;
   }
 
@@ -150,7 +167,7 @@ export function setupAnalysis(table, board, replay) {
       preserveAspectRatio: "none",
       class: "analysis-graph",
       role: "img",
-      "aria-label": t("analysis.graph", { number: game + 1 }),
+      "aria-label": t("analysis.graph", { player: playerName(table.state, side(), texts), number: game + 1 }),
     });
     graph.append(svgEl("rect", { x: 0, y: 0, width: width, height: 100, class: "graph-back" }));
     const line = points.map((v, i) => `${i},${100 - v}`).join(" ");
@@ -179,12 +196,22 @@ export function setupAnalysis(table, board, replay) {
       const target = event.target.closest("[data-ply]");
       if (target) replay.jump(game + 1, +target.dataset.ply);
     });
-    $("analysis-graph").replaceChildren(graph);
+    // The graph's axis: whose chances, in which game.
+    const axis = el("p", "analysis-graph-side");
+    axis.id = "analysis-graph-side";
+    axis.dataset.seat = side();
+    axis.append(phrase(texts, "analysis.graph", { player: memberLink(table.state, side(), texts), number: game + 1 }));
+    $("analysis-graph").replaceChildren(axis, graph);
   }
 
+  /** Each player's figures in the game shown (the caption names it), and beside them
+      their accuracy over the whole match (a single game: the same, not shown twice). */
   function renderFigures(game) {
     const s = table.state;
     const body = $("analysis-figures");
+    const whole = analysis.games.length > 1;
+    $("analysis-figures-caption").textContent = t("game", { number: game + 1 });
+    $("analysis-match-heading").hidden = !whole;
     body.replaceChildren();
     for (const seat of analysis.seats) {
       const figures = seat.games[game];
@@ -194,11 +221,15 @@ export function setupAnalysis(table, board, replay) {
       who.scope = "row";
       who.append(memberLink(s, seat.seat, texts));
       row.append(who);
-      const accuracy = el("td", "accuracy", figures.accuracy === null ? "–" : figures.accuracy.toLocaleString(texts.lang) + "%");
-      row.append(accuracy);
+      row.append(el("td", "accuracy", accuracyText(figures.accuracy)));
       for (const key of ["inaccuracies", "mistakes", "blunders"]) row.append(el("td", key, String(figures[key])));
+      if (whole) row.append(el("td", "match-accuracy", accuracyText(seat.accuracy)));
       body.append(row);
     }
+  }
+
+  function accuracyText(value) {
+    return value === null || value === undefined ? "–" : value.toLocaleString(texts.lang) + "%";
   }
 
   function renderJudged(game) {
@@ -244,16 +275,21 @@ export function setupAnalysis(table, board, replay) {
       board.mark("best", []);
       return;
     }
-    const parts = [t("analysis.chances", { before: percent(e.before), after: percent(e.after) })];
-    if (e.judgement) parts.unshift(t("analysis." + e.judgement));
+    const s = table.state;
+    const before = percent(fromSide(e.seat, e.before), texts.lang);
+    const after = percent(fromSide(e.seat, e.after), texts.lang);
+    const parts = [phrase(texts, "analysis.played", { player: memberLink(s, e.seat, texts), colour: colourName(e.played) })];
+    if (e.judgement) parts.push(t("analysis." + e.judgement));
+    parts.push(phrase(texts, "analysis.chances", { player: memberLink(s, side(), texts), before: before, after: after }));
     if (e.best !== e.played && e.before - e.after >= 0.05) {
-      parts.push(t("analysis.best", { colour: colourName(e.best), chances: percent(e.before) }));
+      parts.push(t("analysis.best", { colour: colourName(e.best), chances: before }));
       if (e.best_cells) parts.push(t("analysis.best_cells", { cells: texts.counted("cells", e.best_cells.length) }));
     } else {
       parts.push(t("analysis.was_best"));
     }
     if (e.exact) parts.push(t("analysis.exact"));
-    note.textContent = t("replay.at", { ply: e.ply, total: analysis.games[game].length }) + ": " + parts.join(" · ");
+    note.replaceChildren(t("replay.at", { ply: e.ply, total: analysis.games[game].length }) + ": ");
+    parts.forEach((part, i) => note.append(...(i ? [" · ", part] : [part])));
     note.dataset.judgement = e.judgement || "";
     note.hidden = false;
     board.mark("best", e.judgement && e.best_cells ? e.best_cells : []);
@@ -289,6 +325,7 @@ export function setupAnalysis(table, board, replay) {
 
   function tryColour(colour) {
     const at = { game: spot.game + 1, ply: entry.ply, colour: colour };
+    const mover = parseFpn(entry.position).toMove; // who plays the colour tried
     const mine = ++trying;
     const answerBox = $("analysis-try-answer");
     const errorBox = $("analysis-try-error");
@@ -310,15 +347,20 @@ export function setupAnalysis(table, board, replay) {
           }
           setTimeout(once, TRY_POLL_MS);
         } else {
-          showAnswer(data);
+          showAnswer(data, mover);
         }
       });
     once();
   }
 
-  function showAnswer(data) {
+  /** A tried colour's answer; its chances (the mover's) from the side shown. */
+  function showAnswer(data, mover) {
     const answerBox = $("analysis-try-answer");
-    const values = { colour: colourName(data.colour), chances: percent(data.chances) };
+    const values = {
+      colour: colourName(data.colour),
+      player: playerName(table.state, side(), texts),
+      chances: percent(fromSide(mover, data.chances), texts.lang),
+    };
     let text = data.answer === null ? t("analysis.try_end", values) : t("analysis.try_answer", { ...values, answer: colourName(data.answer) });
     if (data.exact) text += " · " + t("analysis.exact");
     answerBox.textContent = text;

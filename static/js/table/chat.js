@@ -106,6 +106,8 @@ export function setupChat(table) {
         match: table.root.dataset.match,
         message: message.id,
       };
+      // A private table's line: the invitation shows the reporter could see it.
+      if (table.root.dataset.token) fields.token = table.root.dataset.token;
       post("/@/" + encodeURIComponent(message.username) + "/report/", fields).then((data) => {
         say(data.message || t("error.unknown"), !!data.error);
         if (!data.error) form.remove();

@@ -3,7 +3,7 @@
    resign actions with their confirmation dialogs). */
 
 import { localPath } from "../notify.js";
-import { byId as $, el } from "../dom.js";
+import { byId as $, el, icon } from "../dom.js";
 import { phrase } from "./phrases.js";
 import { manySeats, playerNode, playersNode, swatch } from "./players.js";
 import { gameResult, halves, result } from "./results.js";
@@ -50,6 +50,8 @@ export function setupPanel(table) {
     const list = $("sides");
     list.replaceChildren();
     const playing = s.match.status === "playing" && !s.game.over;
+    // Presence is news while the match is on; once it is over nobody is "disconnected".
+    const over = s.match.status === "finished" || s.match.status === "aborted";
     for (const side of s.game.figures) {
       const item = el("li", "side");
       const toMove = playing && side.seats.includes(s.game.to_move);
@@ -78,7 +80,7 @@ export function setupPanel(table) {
         const rating = el("span", "rating", shown);
         rating.title = t("rating");
         about.append(rating);
-        if (!seat.connected) {
+        if (!seat.connected && !over) {
           row.classList.add("offline");
           about.append(el("span", "badge offline-badge", t("disconnected")));
         }
@@ -87,9 +89,9 @@ export function setupPanel(table) {
           about.append(el("span", "badge out-badge", t("out")));
         }
         if (s.clock && (s.clock.berserk || []).includes(letter)) {
-          const mark = el("span", "berserk-mark", "⚡");
+          const mark = el("span", "berserk-mark");
           mark.title = t("berserk.mark");
-          mark.setAttribute("aria-label", t("berserk.mark"));
+          mark.append(icon("berserk", t("berserk.mark")));
           about.append(mark);
         }
         row.append(swatch(palette, colour), about);

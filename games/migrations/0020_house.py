@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0018_analysis_busy"),
+        ("games", "0019_seat_shown_at"),
     ]
 
     operations = [
