@@ -148,11 +148,9 @@ function start(root) {
     clock.start(s.clock, s.server_time);
     layout.fit();
     announceTurn(previous);
-    // Once the browser has laid this state out: the first one scrolls the play area into
-    // view if the screen needs it, and tests learn which version the page shows.
+    // Once the browser has laid this state out, tests learn which version the page shows.
     const version = s.version;
     requestAnimationFrame(() => {
-      layout.settle();
       if (table.state.version === version) document.querySelector("main").dataset.drawnVersion = version;
     });
   }
