@@ -1,8 +1,10 @@
 """Phones: at a fresh table of every variant, on portrait and landscape phones, the turn
 line, every clock, the whole board and every colour button are on the screen as the page
-opens, without the reader scrolling; and no page of the site is wider than a 375 px phone
-(a table too wide for it scrolls inside its own box)."""
+opens, without the reader scrolling; the site header keeps to its rows on a phone (the
+search box beside the brand, the menu on one line); and no page of the site is wider than a
+375 px phone (a table too wide for it scrolls inside its own box)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -127,6 +129,61 @@ def test_the_play_area_is_on_the_screen_without_scrolling(
     board = seen["boxes"]["board"][0]
     shorter = min(board["right"] - board["left"], board["bottom"] - board["top"])
     assert shorter >= 0.45 * min(width, height), board
+
+
+# The header's parts and the rows they make: parts whose boxes overlap vertically share one.
+HEADER_ROWS = """() => {
+  const box = s => document.querySelector(s).getBoundingClientRect();
+  const parts = [...document.querySelector(".site-header").children]
+    .map(n => n.getBoundingClientRect()).filter(r => r.height > 0);
+  const rows = [];
+  for (const r of parts.sort((a, b) => a.top - b.top)) {
+    const row = rows.find(row => r.top < row.bottom && r.bottom > row.top);
+    if (row) row.bottom = Math.max(row.bottom, r.bottom);
+    else rows.push({top: r.top, bottom: r.bottom});
+  }
+  const link = box(".main-nav a");
+  return {rows: rows.length, brand: box(".brand"), search: box(".member-search input"),
+          nav: box(".main-nav").height, link: link.height};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("phone", "rows"),
+    (((375, 667), 3), ((390, 844), 3), ((844, 390), 1)),
+    ids=lambda value: "{}x{}".format(*value) if isinstance(value, tuple) else str(value),
+)
+def test_the_header_on_a_phone_keeps_its_rows_with_the_search_box(
+    browser, site, login, make_member, phone, rows
+):
+    """No taller than before it had a search box and TV: on a portrait phone the box
+    shares the brand's row, no higher than the logo, the menu with TV is one line, and the
+    language and the member are the third row; a landscape phone has one row (a long name
+    ends in an ellipsis). The box still finds members."""
+    width, height = phone
+    member = make_member("Αλεξάνδρα_Παπαδοπούλου")
+    make_member("alfred")
+    context = phone_context(browser, width, height)
+    login(context, member)
+    page = context.new_page()
+    page.goto(f"{site.url}/rules/")
+    seen = page.evaluate(HEADER_ROWS)
+    assert seen["rows"] == rows, seen
+    assert seen["nav"] < 1.5 * seen["link"], seen  # one line of links
+    brand, search = seen["brand"], seen["search"]
+    assert search["top"] < brand["bottom"] and search["bottom"] > brand["top"], seen  # its row
+    # No higher than what else is in its row: the logo, or the menu's links beside it.
+    tallest = seen["link"] if rows == 1 else brand["height"]
+    assert search["height"] <= tallest + 0.5, seen
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    expect(page.locator(".user-menu summary")).to_have_text(member.username)
+    box = page.locator("header").get_by_role("searchbox", name="Find a member")
+    expect(box).to_be_visible()
+    box.fill("alf")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/members/\?q=alf$"))
+    expect(page.locator("#member-results a.member")).to_have_text(["alfred"])
+    context.close()
 
 
 @pytest.mark.parametrize("theme", ("light", "dark"))
