@@ -4,7 +4,9 @@ SQLite under ``var/``, a private Redis on a unix socket under ``var/`` (for the 
 layer, the cache and the Celery broker, so whatever the worker does reaches every open
 table), Daphne, a Celery worker with beat, and the two one-process workers of the
 computer's reviews (queues ``analysis`` and ``analysis_try``). It migrates and creates
-the demo members first. Ctrl-C stops everything.
+the demo members first; while it runs, beat keeps a table that the computer hosts waiting
+in the lobby (``HOUSE_TABLE``) and a match of two computers on VOG TV. Ctrl-C stops
+everything.
 
     python -m config.run [--host 127.0.0.1] [--port 8000] [--var-dir var]
 
@@ -74,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
         "VOG_VAR_DIR": str(var),
         "REDIS_URL": f"unix://{sock}",
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # The demo: the computer keeps a table waiting in the lobby (lobby.tasks).
+        "HOUSE_TABLE": os.environ.get("HOUSE_TABLE", "1"),
     }
     # SQLite under var/ (SPEC §9) unless DATABASE_URL names another database. The run's
     # own Redis serves the cache too: a REDIS_CACHE_URL of the shell must not point

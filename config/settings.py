@@ -290,6 +290,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_float("ARENA_PAIRING_SECONDS", 5),
     },
     "arenas-schedule": {"task": "lobby.tasks.arenas_schedule", "schedule": 3600.0},
+    # What the site keeps going by itself: VOG TV's computers, the demo's waiting table.
+    "tv-match-keep": {
+        "task": "games.tasks.tv_match_keep",
+        "schedule": env_float("HOUSE_KEEP_SECONDS", 10),
+    },
+    "house-table-keep": {
+        "task": "lobby.tasks.house_table_keep",
+        "schedule": env_float("HOUSE_KEEP_SECONDS", 10),
+    },
 }
 # How often a running arena pairs its waiting entrants (SPEC §12: at most 5 s).
 ARENA_PAIRING_SECONDS = env_float("ARENA_PAIRING_SECONDS", 5)
@@ -310,6 +319,19 @@ WEB_DEADLINE_TIMERS = env_bool("WEB_DEADLINE_TIMERS", True)
 PRESENCE_EXPIRY_SECONDS = env_float("PRESENCE_EXPIRY_SECONDS", 45)
 PRESENCE_PING_SECONDS = env_float("PRESENCE_PING_SECONDS", 20)  # pages ping this often
 PRESENCE_COALESCE_SECONDS = env_float("PRESENCE_COALESCE_SECONDS", 1)
+
+# --- What the site keeps going by itself ------------------------------------------------
+# VOG TV (/tv/): when no member's public match is in play it shows a match of two
+# computers that beat keeps going (games.services.house); each of their moves waits this
+# long, a random moment between the two, so people can follow it.
+TV_HOUSE_MATCH = env_bool("TV_HOUSE_MATCH", True)
+TV_MOVE_MIN_SECONDS = env_float("TV_MOVE_MIN_SECONDS", 2)
+TV_MOVE_MAX_SECONDS = env_float("TV_MOVE_MAX_SECONDS", 4)
+# How long /tv/ shows a finished match before it moves on to the next one.
+TV_NEXT_SECONDS = env_float("TV_NEXT_SECONDS", 5)
+# The demo (make run): the computer hosts a table that waits for a member, opened again
+# whenever a member took it (lobby.services.house). Off unless asked for.
+HOUSE_TABLE = env_bool("HOUSE_TABLE", False)
 
 # --- Tables and challenges (SPEC §10) ---------------------------------------------------
 WAITING_PER_MEMBER = 3  # waiting tables and challenges a member holds at once

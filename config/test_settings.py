@@ -33,6 +33,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     if os.environ.get("VOG_TEST_SQLITE"):
         DATABASES["default"]["NAME"] = os.environ["VOG_TEST_SQLITE"]
 
+# VOG TV's match of two computers is started by the tests that want it (its beat task and
+# /tv/ leave the other tests' tables alone).
+TV_HOUSE_MATCH = False
+
 # Tests make members by the hundred; hashing each password with production's work factor
 # (PBKDF2, a million rounds) tests nothing and took minutes of the suite. The production
 # hashers stay listed after it, so their hashes still check.

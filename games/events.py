@@ -106,11 +106,14 @@ def hint_ready(match_id: int, seat: int, version: int, hint: dict[str, Any]) -> 
     )
 
 
-def bot_turn(match_id: int, game: int, ply: int) -> None:
-    """The computer is to move: a worker on the ``bots`` queue chooses and plays."""
+def bot_turn(match_id: int, game: int, ply: int, pause: float = 0) -> None:
+    """The computer is to move: a worker on the ``bots`` queue chooses and plays, after
+    ``pause`` seconds (VOG TV's computers wait, so people can follow)."""
     from celery import current_app
 
-    current_app.send_task("games.tasks.bot_move", args=[match_id, game, ply])
+    current_app.send_task(
+        "games.tasks.bot_move", args=[match_id, game, ply], countdown=pause or None
+    )
 
 
 def tick_at(match_id: int, deadline: datetime, now: datetime) -> None:

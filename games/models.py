@@ -51,6 +51,16 @@ class Match(models.Model):
         MATCH = "match", _("match of two games")
         SINGLE = "single", _("single game")
 
+    class House(models.TextChoices):
+        """What the site keeps going by itself, with nobody's action (``games.services.house``,
+        ``lobby.services.house``)."""
+
+        NONE = "", "—"
+        #: VOG TV's match of two computers when no member's match is on: never deserted
+        TV = "tv", _("VOG TV")
+        #: the demo's table hosted by the computer, waiting for a member (``make run``)
+        TABLE = "table", _("a table the computer hosts")
+
     variant = models.CharField(
         _("variant"), max_length=16, choices=[(key, v.name) for key, v in VARIANTS.items()]
     )
@@ -89,6 +99,10 @@ class Match(models.Model):
     # The arena that paired the two members (``lobby.models.Arena``; an id, since the
     # lobby sits above games), or None.
     arena_id = models.PositiveIntegerField(_("arena"), null=True, blank=True, db_index=True)
+    #: kept by the site itself (VOG TV's computers, the demo's computer-hosted table)
+    house = models.CharField(
+        _("kept by the site"), max_length=8, blank=True, default="", choices=House.choices
+    )
     rematch = models.OneToOneField(
         "self",
         verbose_name=_("rematch"),
@@ -112,6 +126,20 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         ordering = ["-created_at"]
         permissions = [("abort_match", _("Can abort a stuck match"))]
+        constraints = [
+            # Never two matches on VOG TV at once, however many beats and pages ask.
+            models.UniqueConstraint(
+                fields=["house"],
+                condition=models.Q(house="tv", status__in=["waiting", "playing", "between_games"]),
+                name="one_tv_match_in_play",
+            ),
+            # The computer hosts one waiting table at a time.
+            models.UniqueConstraint(
+                fields=["house"],
+                condition=models.Q(house="table", status="waiting"),
+                name="one_house_table_waiting",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.variant}"

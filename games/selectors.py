@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Avg, Exists, F, OuterRef, Prefetch, Q
 
 from games import protocol, state, timing
 from games.access import seats_for
-from games.engine import replay
+from games.board_svg import render_board
+from games.engine import Position, replay
 from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
@@ -119,14 +122,74 @@ def chat_history(match_id: int, *, player: bool, viewer: int | None = None) -> l
 
 def live_matches(limit: int = 50) -> list[Match]:
     """Public tables being played now, newest first, for the lobby (practice tables are
-    not shown)."""
+    not shown, nor VOG TV's computers: the lobby shows them on its live board)."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("member"))
+    return list(_on_show().exclude(house=Match.House.TV).prefetch_related(seats)[:limit])
+
+
+def _on_show():
+    """Matches anyone may watch being played: public, in play, not practice."""
     active = [Match.Status.PLAYING, Match.Status.BETWEEN_GAMES]
-    return list(
-        Match.objects.filter(status__in=active, private=False, practice=False).prefetch_related(
-            seats
-        )[:limit]
+    return Match.objects.filter(status__in=active, private=False, practice=False)
+
+
+def tv_match() -> Match | None:
+    """The match VOG TV shows (/tv/, the home page's live board): the public match in play
+    whose members are rated highest (the mean of the ratings shown at their seats;
+    provisional ratings and computers count for none, so a match of provisional players
+    comes after rated ones), the newest first among equals, among those whose members are
+    all at the table (a present socket: a match its players left shows nothing happening);
+    when there is none, the site's own match of two computers (``services.house``), if it
+    runs. Two queries at most, all but the board."""
+    shown = _on_show().defer("board")
+    away = Seat.objects.filter(match=OuterRef("pk"), member__isnull=False, connected=False)
+    best = (
+        shown.exclude(house=Match.House.TV)
+        .exclude(Exists(away))
+        .annotate(strength=Avg("seats__rating"))
+        .order_by(F("strength").desc(nulls_last=True), "-started_at", "-pk")
+        .first()
     )
+    return best or shown.filter(house=Match.House.TV).first()
+
+
+@dataclass
+class TvBoard:
+    """The match on VOG TV as the home page draws it small: the public state a spectator
+    gets first (SPEC §7), and its position."""
+
+    match: Match
+    state: dict[str, Any]
+
+    @cached_property
+    def position(self) -> Position:
+        return Position.from_text(self.state["game"]["position"])
+
+    @cached_property
+    def svg(self) -> str:
+        return render_board(self.position, css_class="live-board-svg")
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat of the state with its score and its colour now, and whether its name
+        needs its letter."""
+        scores, colours = self.state["game"]["scores"], self.position.seat_colors
+        seats = self.state["match"]["seats"]
+        # Where several computers share the table, each is told by its letter (SPEC §10).
+        computers = sum(1 for seat in seats if seat["bot"])
+        return [
+            {**seat, "score": scores[i], "colour": colours[i], "lettered": computers > 1}
+            for i, seat in enumerate(seats)
+        ]
+
+
+def tv_board(*, now: datetime | None = None) -> TvBoard | None:
+    """The match on VOG TV (``tv_match``) with its public state, or None. 4 queries."""
+    match = tv_match()
+    if match is None:
+        return None
+    _engine, _seats, message = table_message(match, now=now)
+    return TvBoard(match, message)
 
 
 def match_steps(match: Match) -> dict[str, Any]:

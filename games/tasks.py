@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from celery import shared_task
+from django.conf import settings
 from django.db.models import Q
 
 from games import services, timing
@@ -40,6 +41,15 @@ def clocks_sweep() -> int:
 def deserted_end() -> int:
     """Every half minute (beat): tables every seated member left long ago end."""
     return services.deserted_end(now=timing.now())
+
+
+@shared_task(ignore_result=True)
+def tv_match_keep() -> int | None:
+    """Every few seconds (beat): VOG TV's match of two computers, started when none is
+    in play (``TV_HOUSE_MATCH``: on unless a site turns it off). Returns its id."""
+    if not settings.TV_HOUSE_MATCH:
+        return None
+    return services.tv_match_keep(now=timing.now()).pk
 
 
 @shared_task(ignore_result=True)

@@ -8,6 +8,7 @@ settings never define it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -40,3 +41,10 @@ def seconds(name: str) -> timedelta:
 def ms(at: datetime) -> int:
     """Epoch milliseconds, the unit of the engine's clock and of the protocol."""
     return int(at.timestamp() * 1000)
+
+
+def computer_pause() -> float:
+    """How long the computer waits before a move on VOG TV (seconds, a random moment
+    between ``TV_MOVE_MIN_SECONDS`` and ``TV_MOVE_MAX_SECONDS``), so people can follow."""
+    low = float(settings.TV_MOVE_MIN_SECONDS)
+    return random.uniform(low, max(low, float(settings.TV_MOVE_MAX_SECONDS)))

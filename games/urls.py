@@ -14,6 +14,8 @@ urlpatterns = [
     path("t/<str:token>/analysis/", views.analysis, name="table_private_analysis"),
     path("match/<id:match_id>/analysis/try/", views.analysis_try, name="table_analysis_try"),
     path("t/<str:token>/analysis/try/", views.analysis_try, name="table_private_analysis_try"),
+    path("tv/", views.tv, name="tv"),
+    path("tv/board/", views.tv_board, name="tv_board"),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<slug:topic>/", views.rules_topic, name="rules_topic"),
 ]

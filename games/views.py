@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import TemplateDoesNotExist
@@ -99,7 +100,37 @@ def analysis_try(request: HttpRequest, match_id: int | None = None, token: str |
     return JsonResponse(answer if answer is not None else {"pending": True})
 
 
-def _table_page(request: HttpRequest, match) -> HttpResponse:
+def tv(request: HttpRequest) -> HttpResponse:
+    """VOG TV, open to visitors: the table page of the match on TV (``selectors.tv_match``)
+    as a spectator sees it, live over the table's socket; when that match ends, the page
+    moves on to the next (``static/js/tv.js``). With no match in play, the site's match of
+    two computers is started here as beat would (``services.tv_match_keep``; one at most)."""
+    match = selectors.tv_match()
+    if match is None and settings.TV_HOUSE_MATCH:
+        match = services.tv_match_keep(now=timing.now())
+    if match is None:
+        return render(request, "games/tv_empty.html")
+    next_ms = int(settings.TV_NEXT_SECONDS * 1000)
+    return _table_page(request, match, template="games/tv.html", extra={"tv_next_ms": next_ms})
+
+
+def tv_board(request: HttpRequest) -> HttpResponse:
+    """The home page's live board alone (the match on TV drawn small): what the page
+    fetches in its place when the match it shows has ended."""
+    return render(
+        request,
+        "games/_live_board.html",
+        {"tv": selectors.tv_board(), "tv_next_ms": int(settings.TV_NEXT_SECONDS * 1000)},
+    )
+
+
+def _table_page(
+    request: HttpRequest,
+    match,
+    *,
+    template: str = "games/table.html",
+    extra: dict | None = None,
+) -> HttpResponse:
     ws_path = f"/ws/t/{match.token}/" if match.private else f"/ws/table/{match.pk}/"
     if match.status == match.Status.WAITING:
         seats = selectors.waiting_seats(match)
@@ -150,8 +181,9 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
     muted = request.user.is_authenticated and request.user.is_chat_muted(timing.now())
     return render(
         request,
-        "games/table.html",
+        template,
         {
+            **(extra or {}),
             "match": match,
             "state": state,
             "seat": seat,

@@ -149,6 +149,39 @@ def member_online(member: User, now: datetime) -> bool:
     return Presence.objects.filter(member=member, closed=False, last_seen__gt=horizon).exists()
 
 
+@dataclass
+class GameInProgress:
+    """A match the member sits at that is being played, as their lobby lists it."""
+
+    match: Match
+    opponents: list[Seat]
+    seats: list[Seat]
+
+
+def games_in_progress(member) -> list[GameInProgress]:
+    """The matches the member sits at that are being played or between games (public,
+    private and practice alike: they are the member's own), newest first. 2 queries."""
+    if not member.is_authenticated:
+        return []
+    matches = (
+        Match.objects.filter(
+            seats__member=member,
+            status__in=(Match.Status.PLAYING, Match.Status.BETWEEN_GAMES),
+        )
+        .defer("board", "state")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))
+        )
+        .order_by("-started_at", "-pk")
+    )
+    rows = []
+    for match in matches:
+        seats = list(match.seats.all())
+        opponents = [seat for seat in seats if seat.member_id != member.pk]
+        rows.append(GameInProgress(match, opponents, seats))
+    return rows
+
+
 def challenges_of(member: User, now: datetime) -> tuple[list[Challenge], list[Challenge]]:
     """The member's challenges waiting for an answer: received, sent. 2 queries."""
     pending = Challenge.objects.filter(
@@ -203,6 +236,7 @@ def lobby(viewer, now: datetime) -> dict:
         "received": received,
         "sent": sent,
         "followed": followed_online(viewer, now),
+        "in_progress": games_in_progress(viewer),
     }
 
 

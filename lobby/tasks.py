@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from games import timing
 from lobby import services
@@ -34,3 +35,12 @@ def arenas_advance() -> int:
 def arenas_schedule() -> int:
     """Every hour (beat): the scheduled arenas of the next day."""
     return len(services.arenas_schedule(now=timing.now()))
+
+
+@shared_task(ignore_result=True)
+def house_table_keep() -> int | None:
+    """Every few seconds (beat), where the demo asks for it (``HOUSE_TABLE``: ``make
+    run``): a table the computer hosts waits in the lobby. Returns its id."""
+    if not settings.HOUSE_TABLE:
+        return None
+    return services.house_table_keep(now=timing.now()).pk

@@ -17,6 +17,7 @@ urlpatterns = [
     path("practice/", views.practice, name="practice"),
     path("tables/<id:match_id>/bots/", views.table_bots, name="table_bots"),
     path("t/<str:token>/bots/", views.private_bots, name="private_bots"),
+    path("members/", views.members, name="members"),
     path("@/<str:username>/", views.profile, name="profile"),
     path("@/<str:username>/challenge/", views.challenge, name="challenge"),
     path("@/<str:username>/report/", report_views.report, name="report"),

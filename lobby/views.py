@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -23,7 +24,9 @@ from accounts.selectors import (
     follower_names,
     follows,
     member_by_username,
+    members_named,
 )
+from games import selectors as table_selectors
 from games import services as table_services
 from games import timing
 from games.access import rated_pairs_full
@@ -36,13 +39,17 @@ from lobby.standings import arenas_listed, member_arenas
 from ratings.selectors import member_rating_panel
 
 RATED_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale]
+MEMBER_QUERY_LENGTH = 150  # no name is longer
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby: tables waiting for players, tables being played, members online, the
-    best players, and the member's challenges."""
-    context = selectors.lobby(request.user, timing.now())
+    """The lobby: the match on VOG TV drawn live, tables waiting for players, the member's
+    own games and challenges, tables being played, members online, the best players."""
+    now = timing.now()
+    context = selectors.lobby(request.user, now)
     context.update(
+        tv=table_selectors.tv_board(now=now),
+        tv_next_ms=int(settings.TV_NEXT_SECONDS * 1000),
         arenas=arenas_listed(finished=False),
         table_form=TableForm(),
         practice_form=PracticeForm(auto_id="id_practice_%s"),
@@ -242,6 +249,17 @@ def _challenge_action(service, *, goes_to_match: bool):
 challenge_accept = _challenge_action(services.challenge_accept, goes_to_match=True)
 challenge_decline = _challenge_action(services.challenge_decline, goes_to_match=False)
 challenge_cancel = _challenge_action(services.challenge_cancel, goes_to_match=False)
+
+
+def members(request: HttpRequest) -> HttpResponse:
+    """Members found by the start of their name (``?q=``; open to visitors), each a link
+    to their page."""
+    query = request.GET.get("q", "").strip()[:MEMBER_QUERY_LENGTH]
+    return render(
+        request,
+        "lobby/members.html",
+        {"query": query, "names": members_named(query) if query else []},
+    )
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

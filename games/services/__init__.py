@@ -15,6 +15,7 @@ The functions live in modules by job and are all importable from here:
 - ``practice``: the computer at practice tables, hints and takebacks;
 - ``presence``: sockets that come, send and go, a table shown to its player; ``chat``;
 - ``analysis``: the computer's review of a finished match and colours tried in it;
+- ``house``: VOG TV's match of two computers, which the site keeps going by itself;
 - ``commit``: every change ends there, with the clock and deadline rules it applies;
 - ``underway``: work that must not run twice at once (the computer's move, a hint, a
   tried colour), held as a database row.
@@ -37,6 +38,7 @@ from games.services.ending import (
     rematches_lapse,
     table_refresh,
 )
+from games.services.house import tv_match_keep
 from games.services.playing import bot_move, game_resign, match_ready, match_resign, move_play
 from games.services.practice import (
     bot_turn,
@@ -93,4 +95,5 @@ __all__ = [
     "socket_seen",
     "table_refresh",
     "table_settings_check",
+    "tv_match_keep",
 ]

@@ -133,7 +133,8 @@ def state_commit(
     )
     if new.status == PLAYING and new.current.position.to_move in bots:
         game = new.current
-        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply))
+        pause = timing.computer_pause() if match.house == Match.House.TV else 0
+        transaction.on_commit(partial(events.bot_turn, match.pk, game.number, game.ply, pause))
     return match
 
 

@@ -92,8 +92,11 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
         # A new seed every move: two computers must not repeat each other forever.
         seed = match.seed + 1000 * game + ply
         colour = choose(current.position, level, seed=seed, time_limit=TIME_LIMIT)
+        # VOG TV's computers think on their clocks through their pause (``timing.
+        # computer_pause``), so the clocks people watch run as a player's would.
+        began_at = None if match.house == Match.House.TV else began
         return bot_move(
-            match_id=match_id, seat=seat, ply=ply, color=colour, now=now(), began_at=began
+            match_id=match_id, seat=seat, ply=ply, color=colour, now=now(), began_at=began_at
         )
     finally:
         work_end(running)

@@ -71,6 +71,7 @@ def match_create(
     bots: dict[int, int] | None = None,
     practice: bool = False,
     arena: int | None = None,
+    house: str = "",
 ) -> Match:
     """Seat ``members`` (in seat order A, B, …, skipping the seats of ``bots``: seat →
     computer level) at a new table and start its match; a waiting ``table`` that filled is
@@ -78,7 +79,8 @@ def match_create(
 
     ``arena``: the arena that paired the members (its id), which the notice names; the
     limit of rated matches between two members in a day applies there too (the arena
-    does not pair a pair at the limit).
+    does not pair a pair at the limit). ``house``: a match the site keeps going by itself
+    (``Match.House``; only computers sit there).
 
     >>> match_create(variant="fast", members=[alice, bob], now=timezone.now())  # doctest: +SKIP
     """
@@ -120,6 +122,7 @@ def match_create(
                 board=definition.new_position(seed).to_text(),
                 created_by=created_by,
                 arena_id=arena,
+                house=house,
             )
         else:
             match = table

@@ -86,7 +86,8 @@ def deserted_end(*, now: datetime) -> int:
     """End the tables nobody is at (SPEC §3): no seated member has had a present socket
     for ``GAME_DESERTED_SECONDS``. A practice table is aborted; a no-clock match is
     aborted while game 1 has no move, else the seat to move loses it by abandonment; a
-    match with a clock is left to its clock. Returns the matches ended."""
+    match with a clock is left to its clock. VOG TV's match of two computers is never
+    deserted (nobody sits there; ``Match.House.TV``). Returns the matches ended."""
     horizon = now - timing.seconds("GAME_DESERTED_SECONDS")
     present = Seat.objects.filter(
         Q(connected=True) | Q(absent_since__gt=horizon) | Q(absent_since=None),
@@ -96,6 +97,7 @@ def deserted_end(*, now: datetime) -> int:
     candidates = (
         Match.objects.filter(status__in=ACTIVE)
         .filter(Q(practice=True) | Q(clock=""))
+        .exclude(house=Match.House.TV)  # nobody sits there to desert it
         .exclude(Exists(present))
         .values_list("pk", flat=True)
     )
@@ -106,9 +108,13 @@ def _deserted_end(match_id: int, horizon: datetime, now: datetime) -> bool:
     with transaction.atomic():
         match, seats = locked_table(match_id)
         people = [row for row in seats if row.bot_level is None]
-        if match.status not in ACTIVE or any(
-            row.connected or row.absent_since is None or row.absent_since > horizon
-            for row in people
+        if (
+            match.status not in ACTIVE
+            or match.house == Match.House.TV
+            or any(
+                row.connected or row.absent_since is None or row.absent_since > horizon
+                for row in people
+            )
         ):
             return False  # someone came back meanwhile
         state = match.engine_state()

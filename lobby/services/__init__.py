@@ -2,7 +2,7 @@
 withdraws them (SPEC §10), by job:
 
 - ``tables``: open, join, leave and cancel a waiting table, Play now, the computer in
-  empty seats;
+  empty seats, the demo's table the computer hosts;
 - ``challenges``: send, accept, decline, cancel, expire;
 - ``withdrawals``: a member's waiting tables and challenges withdrawn when their match
   starts, they are banned or they have gone;
@@ -38,6 +38,7 @@ from lobby.services.challenges import (
 )
 from lobby.services.reports import member_report
 from lobby.services.tables import (
+    house_table_keep,
     play_now,
     table_cancel,
     table_fill_bots,
@@ -68,6 +69,7 @@ __all__ = [
     "challenge_send",
     "challenges_expire",
     "hosts_gone_withdraw",
+    "house_table_keep",
     "member_report",
     "member_waiting_withdraw",
     "play_now",

@@ -1,5 +1,6 @@
 """Tables that wait for players and Play now (SPEC §10). Nobody is seated without their
-own action: a member takes a seat by opening a table, joining one or pressing Play now.
+own action: a member takes a seat by opening a table, joining one or pressing Play now
+(the demo's table that the computer hosts seats nobody but the computer).
 When the last seat of a waiting table fills, ``games.services.match_create(table=…)``
 starts it and everyone seated is sent to it. One transaction each; the events go out
 after it commits."""
@@ -58,7 +59,14 @@ def table_open(
 
 
 def _new_table(
-    *, variant: str, clock: str, single: bool, rated: bool, private: bool, host: User
+    *,
+    variant: str,
+    clock: str,
+    single: bool,
+    rated: bool,
+    private: bool,
+    host: User | None,
+    house: str = "",
 ) -> Match:
     seed = secrets.randbits(31)
     return Match.objects.create(
@@ -70,7 +78,47 @@ def _new_table(
         seed=seed,
         board=VARIANTS[variant].new_position(seed).to_text(),
         created_by=host,
+        house=house,
     )
+
+
+#: the demo's table the computer hosts (``house_table_keep``): its variant, clock, level
+HOUSE_TABLE_VARIANT = "fast"
+HOUSE_TABLE_CLOCK = "3+2"
+HOUSE_TABLE_LEVEL = 2
+
+
+def house_table_keep(*, now: datetime) -> Match:
+    """The demo's table that the computer hosts (``make run``, beat every few seconds): the
+    one waiting, else a new one, public and unrated, with the computer in seat A and
+    nobody else. A member takes the other seat by joining it, as at any table
+    (``table_join``: the match starts then, against the computer), and the next call opens
+    another; it is never withdrawn, since its host never leaves. At most one waits (the
+    unique index ``one_house_table_waiting``: a second caller at the same moment returns
+    the first one's)."""
+    waiting = Match.objects.filter(house=Match.House.TABLE, status=Match.Status.WAITING)
+    found = waiting.first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            match = _new_table(
+                variant=HOUSE_TABLE_VARIANT,
+                clock=HOUSE_TABLE_CLOCK,
+                single=False,
+                rated=False,
+                private=False,
+                host=None,
+                house=Match.House.TABLE,
+            )
+            Seat.objects.create(match=match, seat=0, bot_level=HOUSE_TABLE_LEVEL, joined_at=now)
+            transaction.on_commit(events.lobby_changed)
+    except IntegrityError:
+        found = waiting.first()
+        if found is None:
+            raise
+        return found
+    return match
 
 
 def table_join(
@@ -84,7 +132,8 @@ def table_join(
         seats = list(match.seats.order_by("joined_at", "pk"))
         if any(seat.member_id == member.pk for seat in seats):
             raise TableError("not_allowed", _("You already sit at this table."))
-        blocking, blocked = block_sides(member.pk, [seat.member_id for seat in seats])
+        people = [seat.member_id for seat in seats if seat.member_id is not None]
+        blocking, blocked = block_sides(member.pk, people)
         if blocking:
             raise TableError("not_allowed", _("You have blocked a member at this table."))
         needed = VARIANTS[match.variant].seats
@@ -97,16 +146,18 @@ def table_join(
                 Seat.objects.create(match=match, seat=len(seats), member=member, joined_at=now)
         except IntegrityError:
             raise TableError("not_allowed", _("This table is full.")) from None
-        members = [seat.member for seat in seats] + [member]
-        if len(members) == needed:
+        if len(seats) + 1 == needed:
+            # The computer may sit there already (the demo's table it hosts: ``house``).
+            bots = {seat.seat: seat.bot_level for seat in seats if seat.bot_level}
             match_create(
                 variant=match.variant,
-                members=members,
+                members=[seat.member for seat in seats if not seat.bot_level] + [member],
                 now=now,
                 rated=match.rated,
                 single_game=match.format == Match.Format.SINGLE,
                 clock=match.clock,
                 table=match,
+                bots=bots or None,
             )
         elif not match.private:
             transaction.on_commit(events.lobby_changed)

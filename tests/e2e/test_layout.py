@@ -1,8 +1,9 @@
 """The table fits the screen: for a player whose turn it is, the turn line, every clock,
 the whole board and the whole colour bar are inside the viewport once the page has drawn
-its first state (and scrolled its play area into view by itself) on desktops, portrait
-phones and landscape phones, for every board shape and seat count; on a wide screen the
-board sits in the middle; long names end in an ellipsis instead of breaking."""
+its first state on desktops, portrait phones and landscape phones, for every board shape
+and seat count (tests/e2e/test_phones.py: every variant on phones, without scrolling); on
+a wide screen the board sits in the middle; long names end in an ellipsis instead of
+breaking."""
 
 import pytest
 from playwright.sync_api import expect
@@ -84,7 +85,7 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
             page.goto(fresh_table(variant))
             expect(page.locator("#status-line")).to_contain_text("Your turn")
             expect(page.locator('#colours .colour[aria-disabled="false"]').first).to_be_attached()
-            caught_up(page)  # drawn and laid out: the one-time scroll is done
+            caught_up(page)  # drawn and laid out
             expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
             clocks = page.locator(".clock")
             expect(clocks).to_have_count(VARIANTS[variant].seats)

@@ -113,6 +113,40 @@ def test_the_lobby_drops_an_ended_match_and_tells_of_an_expired_challenge(
     assert not errors
 
 
+def test_the_lobby_lists_your_games_in_progress(browser, site, login, make_member, screenshot):
+    """alice's lobby lists the matches she sits at that are being played (a public one
+    and a private one), each with a link that takes her to her seat; others' matches are
+    not hers."""
+    from games.models import Match
+    from tests.e2e.playing import new_match
+
+    alice, bob, carol, dave = (make_member(n) for n in ("alice", "bob", "carol", "dave"))
+    public = new_match("fast", [alice, bob], clock="3+2")
+    private = new_match("classic", [carol, alice], private=True)
+    others = new_match("fast", [carol, dave])
+    finished = new_match("fast", [bob, alice])
+    Match.objects.filter(pk=finished.pk).update(status=Match.Status.FINISHED)
+
+    a, errors = member_page(browser, site, login, alice)
+    mine = a.locator("#my-games")
+    expect(mine.locator("tr[data-match]")).to_have_count(2)
+    expect(mine.locator(f'tr[data-match="{others.pk}"]')).to_have_count(0)
+    expect(mine.locator(f'tr[data-match="{finished.pk}"]')).to_have_count(0)
+    expect(mine.locator(f'tr[data-match="{public.pk}"]')).to_contain_text("bob")
+    expect(mine.locator(f'tr[data-match="{private.pk}"]')).to_contain_text("carol")
+    screenshot(a, "lobby-games-in-progress")
+
+    mine.locator(f'tr[data-match="{private.pk}"] a.table-link').click()
+    expect(a).to_have_url(f"{site.url}/t/{private.token}/")
+    expect(a.locator("#table")).to_have_attribute("data-match", str(private.pk))
+    expect(a.locator("#table")).not_to_have_class(re.compile(r"\bwatching\b"))
+    a.go_back()
+    a.locator(f'#my-games tr[data-match="{public.pk}"] a.table-link').click()
+    expect(a).to_have_url(f"{site.url}/match/{public.pk}/")
+    expect(a.locator("#table")).not_to_have_class(re.compile(r"\bwatching\b"))
+    assert not errors
+
+
 def test_a_table_with_a_clock_of_ones_own(browser, site, login, make_member, screenshot):
     """alice opens a table with her own clock, 7 minutes + 4 seconds a move (SPEC §3, §10):
     bob's lobby lists it as 7+4, and once he joins both clocks start from 7:00."""

@@ -334,3 +334,39 @@ def test_names_are_joined_in_their_order(browser, site, make_member):
         assert listed[2] == joined
         assert listed[1] == joined.rsplit(" ", 2)[0]
         page.close()
+
+
+def test_the_tab_title_says_your_turn_only_on_your_turn(browser, site, login, make_member):
+    """The browser tab's title starts with "Your turn" while it is the member's turn at
+    the table, and goes back to the table's name when it is not (for the member who
+    waits, and for a visitor); the same in another language."""
+    alice, bob = make_member("alice"), make_member("bob")
+    bob.language = "es"
+    bob.save(update_fields=["language"])
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, bob], now=timing.now(), seed=SEED
+    )
+    url = f"{site.url}/match/{match.pk}/"
+    pages = {}
+    for member, path in ((alice, url), (bob, f"{site.url}/es/match/{match.pk}/"), (None, url)):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        if member is not None:
+            login(context, member)
+        page = context.new_page()
+        page.goto(path)
+        pages[member.username if member else "visitor"] = page
+    a, b, v = pages["alice"], pages["bob"], pages["visitor"]
+    base = re.compile(r"^Fast 8×7 · alice – bob · VOG Filler$")
+    expect(a).to_have_title(re.compile(r"^Your turn\b"))
+    expect(b).to_have_title(re.compile(r"^Rápido 8×7 · alice – bob"))
+    expect(v).to_have_title(base)
+
+    position = current_state(match).current.position
+    button(a, greedy(position)).click()
+    expect(a).to_have_title(base)  # bob's turn now
+    expect(b).to_have_title(re.compile(r"^Te toca\b"))
+    expect(v).to_have_title(base)
+    position = current_state(match).current.position
+    button(b, greedy(position)).click()
+    expect(a).to_have_title(re.compile(r"^Your turn\b"))
+    expect(b).to_have_title(re.compile(r"^Rápido 8×7 · alice – bob"))

@@ -1,6 +1,9 @@
 """Create the demo members of README.md and a lobby that is not empty: a few tables
-waiting for players and one match being played (idempotent). The members share a published
-password, so the command refuses to run on a site with ``DEBUG`` off unless told so."""
+waiting for players and one match being played (idempotent); where the site keeps them
+(``HOUSE_TABLE``, ``TV_HOUSE_MATCH``: ``make run``), the table the computer hosts and VOG
+TV's match of two computers at once, before beat's first round. The members share a
+published password, so the command refuses to run on a site with ``DEBUG`` off unless
+told so."""
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
@@ -51,6 +54,7 @@ class Command(BaseCommand):
         hosts = {name: self._member(name) for name in HOSTS}
         self._tables(hosts)
         self._arenas(moderator)
+        self._house()
         self.stdout.write(
             f"Demo members: {', '.join(DEMO_MEMBERS)}, moderator, admin "
             f"(password {DEMO_PASSWORD!r})."
@@ -88,6 +92,14 @@ class Command(BaseCommand):
             services.move_play(
                 match_id=match.pk, user=mover, ply=state.current.ply, color=colour, received_at=now
             )
+
+    def _house(self) -> None:
+        """What the site keeps going by itself, at once rather than at beat's first round."""
+        now = timing.now()
+        if settings.HOUSE_TABLE:
+            lobby_services.house_table_keep(now=now)
+        if settings.TV_HOUSE_MATCH:
+            services.tv_match_keep(now=now)
 
     def _arenas(self, moderator: User) -> None:
         """One arena running now (the shortest, 20 minutes) and one starting in an hour,

@@ -148,11 +148,9 @@ function start(root) {
     clock.start(s.clock, s.server_time);
     layout.fit();
     announceTurn(previous);
-    // Once the browser has laid this state out: the first one scrolls the play area into
-    // view if the screen needs it, and tests learn which version the page shows.
+    // Once the browser has laid this state out, tests learn which version the page shows.
     const version = s.version;
     requestAnimationFrame(() => {
-      layout.settle();
       if (table.state.version === version) document.querySelector("main").dataset.drawnVersion = version;
     });
   }
@@ -160,7 +158,8 @@ function start(root) {
   function announceTurn(previous) {
     const s = table.state;
     const mine = yourTurn(s);
-    document.title = mine ? "▶ " + t("your_turn") + " · " + baseTitle : baseTitle;
+    // The tab says it first, in the page's language, so a member sees it among many tabs.
+    document.title = mine ? t("your_turn") + " · " + baseTitle : baseTitle;
     const wasMine =
       previous && yourTurn(previous) && previous.game.number === s.game.number && previous.game.ply === s.game.ply;
     if (mine && previous && !wasMine) {

@@ -1,0 +1,318 @@
+"""Phones: at a fresh table of every variant, on portrait and landscape phones, the turn
+line, every clock, the whole board and every colour button are on the screen as the page
+opens, without the reader scrolling; the site header keeps to its rows on a phone (the
+search box beside the brand, the menu on one line); and no page of the site is wider than a
+375 px phone (a table too wide for it scrolls inside its own box)."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services, timing
+from games.engine import VARIANTS
+from lobby import services as lobby
+from tests.e2e.conftest import ARTIFACTS, off_the_loop
+from tests.e2e.playing import caught_up, new_match, play_greedy, play_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONES = ((375, 667), (390, 844), (844, 390), (667, 375))
+LANGUAGES = ("bg", "el", "pt", "nl", "es")
+# Every variant; practice on its largest board, with its hint and takeback bar.
+PRACTICE_BOARD = "big"
+# Names as long as the site allows, in the alphabets whose words run longest.
+NAMES = ("alice", "Αλεξάνδρα_Παπαδοπούλου", "Богомила_Кръстева", "dave")
+PARTS = {
+    "turn line": "#status-line",
+    "clock": ".clock",
+    "board": "#board-wrap svg",
+    "colour": "#colours .colour",
+}
+# Each part's box on the screen, and the screen: what the reader sees without scrolling.
+BOXES = """parts => ({
+  width: innerWidth, height: innerHeight, scrollY: scrollY,
+  boxes: Object.fromEntries(Object.entries(parts).map(([name, selector]) => [name,
+    [...document.querySelectorAll(selector)].map(node => {
+      const r = node.getBoundingClientRect();
+      return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+    })])),
+})"""
+
+
+def phone_context(browser, width: int, height: int, **options):
+    return browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, **options
+    )
+
+
+@pytest.fixture(scope="module")
+def phones(browser):
+    """One browser context per screen size, kept for the module's tests (each logs its own
+    member in)."""
+    contexts = {}
+
+    def context(width: int, height: int):
+        if (width, height) not in contexts:
+            contexts[width, height] = phone_context(browser, width, height)
+        return contexts[width, height]
+
+    yield context
+    for context in contexts.values():
+        context.close()
+
+
+def fresh_table(variant: str, members):
+    if variant == "practice":
+        return off_the_loop(
+            services.practice_start,
+            member=members[0],
+            board=PRACTICE_BOARD,
+            level=1,
+            member_starts=True,
+            clock="5+3",
+            now=timing.now(),
+        )
+    return new_match(variant, members[: VARIANTS[variant].seats], clock="5+3", seed=7)
+
+
+def opened(page, url: str) -> None:
+    """Open a table where it is the member's turn and wait for its first drawn state."""
+    page.goto(url)
+    expect(page.locator("#status-line")).to_contain_text("Your turn")
+    expect(page.locator('#colours .colour[aria-disabled="false"]').first).to_be_attached()
+    caught_up(page)
+    expect(page.locator('.player[data-seat="A"] .offline-badge')).to_have_count(0)
+
+
+def misfits(seen: dict) -> list:
+    """The parts not wholly on the screen (or not shown at all)."""
+    slack = 0.5  # sub-pixel rounding
+    return [
+        (name, index, box)
+        for name, boxes in seen["boxes"].items()
+        for index, box in enumerate(boxes)
+        if box["bottom"] - box["top"] <= 0
+        or box["right"] - box["left"] <= 0
+        or box["top"] < -slack
+        or box["left"] < -slack
+        or box["bottom"] > seen["height"] + slack
+        or box["right"] > seen["width"] + slack
+    ]
+
+
+@pytest.mark.parametrize("variant", tuple(VARIANTS))
+@pytest.mark.parametrize("phone", PHONES, ids=lambda size: "{}x{}".format(*size))
+def test_the_play_area_is_on_the_screen_without_scrolling(
+    phones, site, login, make_member, phone, variant
+):
+    width, height = phone
+    members = [make_member(name) for name in NAMES]
+    match = fresh_table(variant, members)
+    definition = VARIANTS[match.variant]
+    context = phones(width, height)
+    login(context, members[0])
+    page = context.new_page()
+    try:
+        opened(page, f"{site.url}/match/{match.pk}/")
+        seen = page.evaluate(BOXES, PARTS)
+    finally:
+        page.close()
+    assert (seen["width"], seen["height"]) == (width, height)
+    assert len(seen["boxes"]["clock"]) == definition.seats
+    assert len(seen["boxes"]["colour"]) == definition.colors
+    assert len(seen["boxes"]["board"]) == len(seen["boxes"]["turn line"]) == 1
+    assert seen["scrollY"] == 0
+    assert not misfits(seen), misfits(seen)
+    # Not bought with a postage stamp: the board keeps a fair share of the screen.
+    board = seen["boxes"]["board"][0]
+    shorter = min(board["right"] - board["left"], board["bottom"] - board["top"])
+    assert shorter >= 0.45 * min(width, height), board
+
+
+# The header's parts and the rows they make: parts whose boxes overlap vertically share one.
+HEADER_ROWS = """() => {
+  const box = s => document.querySelector(s).getBoundingClientRect();
+  const parts = [...document.querySelector(".site-header").children]
+    .map(n => n.getBoundingClientRect()).filter(r => r.height > 0);
+  const rows = [];
+  for (const r of parts.sort((a, b) => a.top - b.top)) {
+    const row = rows.find(row => r.top < row.bottom && r.bottom > row.top);
+    if (row) row.bottom = Math.max(row.bottom, r.bottom);
+    else rows.push({top: r.top, bottom: r.bottom});
+  }
+  const link = box(".main-nav a");
+  return {rows: rows.length, brand: box(".brand"), search: box(".member-search input"),
+          nav: box(".main-nav").height, link: link.height};
+}"""
+
+
+@pytest.mark.parametrize(
+    ("phone", "rows"),
+    (((375, 667), 3), ((390, 844), 3), ((844, 390), 1)),
+    ids=lambda value: "{}x{}".format(*value) if isinstance(value, tuple) else str(value),
+)
+def test_the_header_on_a_phone_keeps_its_rows_with_the_search_box(
+    browser, site, login, make_member, phone, rows
+):
+    """No taller than before it had a search box and TV: on a portrait phone the box
+    shares the brand's row, no higher than the logo, the menu with TV is one line, and the
+    language and the member are the third row; a landscape phone has one row (a long name
+    ends in an ellipsis). The box still finds members."""
+    width, height = phone
+    member = make_member("Αλεξάνδρα_Παπαδοπούλου")
+    make_member("alfred")
+    context = phone_context(browser, width, height)
+    login(context, member)
+    page = context.new_page()
+    page.goto(f"{site.url}/rules/")
+    seen = page.evaluate(HEADER_ROWS)
+    assert seen["rows"] == rows, seen
+    assert seen["nav"] < 1.5 * seen["link"], seen  # one line of links
+    brand, search = seen["brand"], seen["search"]
+    assert search["top"] < brand["bottom"] and search["bottom"] > brand["top"], seen  # its row
+    # No higher than what else is in its row: the logo, or the menu's links beside it.
+    tallest = seen["link"] if rows == 1 else brand["height"]
+    assert search["height"] <= tallest + 0.5, seen
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    expect(page.locator(".user-menu summary")).to_have_text(member.username)
+    box = page.locator("header").get_by_role("searchbox", name="Find a member")
+    expect(box).to_be_visible()
+    box.fill("alf")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"/members/\?q=alf$"))
+    expect(page.locator("#member-results a.member")).to_have_text(["alfred"])
+    context.close()
+
+
+@pytest.mark.parametrize("theme", ("light", "dark"))
+def test_the_table_on_a_phone_as_the_readme_shows_it(browser, site, login, make_member, theme):
+    """The README's pictures of a table on phones (copied to docs/screenshots/ from
+    test-artifacts/): a Classic match a few moves in, both players at the table."""
+    members = [make_member(name) for name in ("alice", "bob")]
+    match = new_match("classic", members, clock="5+3", seed=7)
+    play_greedy(match, members, moves=6)
+    ARTIFACTS.mkdir(exist_ok=True)
+    contexts = []
+    for width, height in ((375, 667), (390, 844)):
+        pages = []
+        for member in reversed(members):  # bob first: alice's page shows him connected
+            context = phone_context(browser, width, height, color_scheme=theme)
+            contexts.append(context)
+            login(context, member)
+            pages.append(context.new_page())
+            pages[-1].goto(f"{site.url}/match/{match.pk}/")
+        page = pages[-1]
+        expect(page.locator("#status-line")).to_contain_text("Your turn")
+        caught_up(page, match)
+        expect(page.locator(".offline-badge")).to_have_count(0)
+        seen = page.evaluate(BOXES, PARTS)
+        assert seen["scrollY"] == 0 and not misfits(seen), misfits(seen)
+        page.screenshot(path=str(ARTIFACTS / f"table-{theme}-{width}x{height}.png"))
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def a_season(make_member):
+    """Members with a history: finished matches (rated and not), an arena with standings,
+    a table waiting, a match in play."""
+    alice, bob, carol = (make_member(name) for name in ("alice", "Богомила_Кръстева", "carol"))
+    finished = []
+    for variant, rated, pair in (
+        ("fast", True, (alice, bob)),
+        ("hex", True, (bob, alice)),
+        ("classic", False, (alice, carol)),
+    ):
+        match = new_match(variant, list(pair), clock="3+2", rated=rated, seed=11)
+        play_match(match, list(pair))
+        finished.append(match)
+    arena = off_the_loop(
+        lobby.arena_create,
+        name="Αρένα της Κυριακής με πολύ μεγάλο όνομα",
+        variant="fast",
+        clock="3+2",
+        starts_at=timing.now() - timedelta(minutes=1),
+        minutes=60,
+    )
+    off_the_loop(lobby.arenas_advance, now=timing.now())
+    for member in (alice, carol):
+        off_the_loop(lobby.arena_join, arena_id=arena.pk, member=member, now=timing.now())
+    off_the_loop(
+        lobby.arena_create,
+        name="Hourly Fast",
+        variant="fast",
+        clock="1+1",
+        starts_at=timing.now() + timedelta(hours=1),
+        minutes=30,
+    )
+    new_match("pairs", [alice, bob, make_member("dave"), make_member("erin")], clock="5+3")
+    waiting = off_the_loop(
+        lobby.table_open,
+        host=carol,
+        variant="four",
+        clock="5+3",
+        single_game=False,
+        rated=True,
+        private=False,
+        now=timing.now(),
+    )
+    return {
+        "member": alice,
+        "arena": arena,
+        "finished": finished[0],
+        "opponent": bob,
+        "waiting": waiting,
+    }
+
+
+def test_no_page_is_wider_than_a_phone(browser, site, login, a_season):
+    member, arena = a_season["member"], a_season["arena"]
+    # The pages whose width depends on what they list, in every language (words run
+    # longer in some); the others in English.
+    listing = [
+        "/",
+        "/arenas/",
+        f"/arenas/{arena.pk}/",
+        f"/@/{member.username}/",
+        f"/@/{a_season['opponent'].username}/",
+        f"/match/{a_season['finished'].pk}/",
+    ]
+    waiting = f"/match/{a_season['waiting'].pk}/"  # a table waiting for players
+    common = [
+        *(f"/{language}{path}" for language in LANGUAGES for path in listing),
+        *listing,
+        waiting,
+        "/rules/",
+        *(f"/rules/{topic}/" for topic in VARIANTS),
+        "/el/rules/big/",
+        "/leaderboards/",
+        *(f"/leaderboard/{scale}/" for scale in ("fast", "classic", "hex", "four", "pairs")),
+    ]
+    as_member = [
+        *common,
+        "/account/preferences/",
+        "/account/delete/",
+        "/accounts/email/",
+        "/accounts/password/change/",
+    ]
+    as_visitor = [*common, "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+    wide = []
+    for logged_in, paths in ((True, as_member), (False, as_visitor)):
+        context = phone_context(browser, 375, 667)
+        if logged_in:
+            login(context, member)
+        page = context.new_page()
+        for path in paths:
+            response = page.goto(site.url + path)
+            assert response.ok, (path, response.status)
+            if "/match/" in path and path != waiting:
+                caught_up(page)  # the replay drawn with its names and figures
+            # A phone widens its layout viewport to a page wider than the screen: both
+            # must stay at the screen's 375 px.
+            width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            if width > 375 or inner > 375:
+                wide.append((path, logged_in, width, inner))
+        context.close()
+    assert not wide, "\n".join(map(str, wide))
