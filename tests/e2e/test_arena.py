@@ -143,3 +143,41 @@ def test_a_pairing_made_between_two_pages_is_reached_from_the_arena_page(
     assert alices.url == url
     for context in contexts.values():
         context.close()
+
+
+def test_the_standings_are_swapped_by_htmx_as_entrants_join(browser, site, make_member):
+    """A visitor's arena page is told of each change over its socket and htmx fetches and
+    swaps the standings (``hx-get`` on ``#arena-live``, a request htmx marks ``HX-Request``):
+    no script draws them from a string."""
+    carol, dave = make_member("carol"), make_member("dave")
+    arena = off_the_loop(
+        lobby.arena_create,
+        name="Swapped",
+        variant="fast",
+        clock="3+2",
+        starts_at=timing.now() - timedelta(minutes=1),
+        minutes=30,
+    )
+    off_the_loop(lobby.arenas_advance, now=timing.now())
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    fetched = []
+    page.on(
+        "request",
+        lambda request: (
+            fetched.append(request.headers.get("hx-request"))
+            if request.url.endswith(f"/arenas/{arena.pk}/standings/")
+            else None
+        ),
+    )
+    page.goto(f"{site.url}/arenas/{arena.pk}/")
+    expect(page.locator("#arena[data-live]")).to_have_count(1)
+    page.evaluate(
+        """() => { window.swaps = 0; document.getElementById("arena-live")
+               .addEventListener("htmx:afterSwap", () => { window.swaps += 1; }); }"""
+    )
+    for member in (carol, dave):
+        off_the_loop(lobby.arena_join, arena_id=arena.pk, member=member, now=timing.now())
+    expect(page.locator("#arena-standings tbody tr")).to_have_count(2)
+    expect(page.locator('#arena-standings tr[data-member="dave"]')).to_have_count(1)
+    assert page.evaluate("window.swaps") >= 1
+    assert fetched and all(header == "true" for header in fetched), fetched
