@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games import services, timing
 from games.models import Match, Seat
+from tests.conftest import wait_for
 from tests.e2e.conftest import ARTIFACTS, off_the_loop
 from tests.e2e.playing import caught_up, current_state, drawn, new_match, play_greedy
 
@@ -71,13 +72,22 @@ def test_a_fresh_site_has_a_match_on_tv_once_beat_ran(browser, site, settings):
 
 
 def test_tv_shows_the_best_match_with_names_and_clocks_and_moves_on(
-    browser, site, make_member, settings, screenshot
+    browser, site, login, make_member, settings, screenshot
 ):
     alice, bob, carol, dave = (make_member(n) for n in ("alice", "bob", "carol", "dave"))
     tv_started(settings)  # the computers' match is on only while no member's match is
     lower = new_match("fast", [alice, bob], clock="3+2")
     best = new_match("fast", [carol, dave], clock="5+3")
-    Seat.objects.filter(match=lower).update(rating=1600, connected=True)
+    Seat.objects.filter(match=lower).update(rating=1600)
+    for member in (alice, bob):  # at their table for real: beat's presence sweep agrees
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        login(context, member)
+        player = context.new_page()
+        player.goto(f"{site.url}/match/{lower.pk}/")
+        caught_up(player, lower)
+    assert wait_for(
+        lambda: set(Seat.objects.filter(match=lower).values_list("connected", flat=True)) == {True}
+    )
     Seat.objects.filter(match=best).update(rating=1900, connected=True)
     left = new_match("fast", [make_member("frank"), make_member("gina")])
     Seat.objects.filter(match=left).update(rating=2400)  # nobody at that table: not on TV

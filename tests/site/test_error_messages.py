@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from games.errors import ENGINE_MESSAGES, ILLEGAL_MESSAGES
+from games.errors import CLOCK_MESSAGES, ENGINE_MESSAGES, ILLEGAL_MESSAGES
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != "en"]
@@ -27,6 +27,9 @@ def _msgid(node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "illegal_message":
         # The engine's reasons as shown (ILLEGAL_MESSAGES, checked below) or its fallback.
         return "You cannot choose that colour now."
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "clock_message":
+        # Why a clock is refused (CLOCK_MESSAGES, checked below) or its fallback.
+        return str(CLOCK_MESSAGES["format"])
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -111,7 +114,11 @@ def test_every_raised_message_is_marked_and_translated(where_and_message):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_engines_messages_as_shown_are_translated(language):
-    for message in [*ENGINE_MESSAGES.values(), *ILLEGAL_MESSAGES.values()]:
+    for message in [
+        *ENGINE_MESSAGES.values(),
+        *ILLEGAL_MESSAGES.values(),
+        *CLOCK_MESSAGES.values(),
+    ]:
         with translation.override("en"):
             english = str(message)
         with translation.override(language):
