@@ -7,10 +7,12 @@ from datetime import datetime
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
 from accounts.models import (
+    ApiToken,
     AuditEntry,
     Block,
     Follow,
@@ -181,3 +183,15 @@ def member_warnings(member_id: int, limit: int = 20) -> list[MemberWarning]:
 def audit_about(member_id: int, limit: int = 20) -> list[AuditEntry]:
     """The latest rows of the audit log about the member, newest first. 1 query."""
     return list(AuditEntry.objects.filter(member_id=member_id)[:limit])
+
+
+# --- personal API tokens (SPEC §15) -------------------------------------------------------
+
+
+def member_tokens(member_id: int) -> list[ApiToken]:
+    """The member's tokens, newest first, revoked ones after the others. 1 query."""
+    return list(
+        ApiToken.objects.filter(member_id=member_id).order_by(
+            models.F("revoked_at").desc(nulls_first=True), "-created_at", "-pk"
+        )
+    )

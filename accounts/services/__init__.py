@@ -4,6 +4,8 @@
   and deleting an account;
 - ``people``: follows and blocks (SPEC §14);
 - ``reports``: a member's report of another, and a moderator closing it (SPEC §14);
+- ``tokens``: personal API tokens made and revoked, and the check of every API call
+  (SPEC §15);
 - ``audit``: the audit log's row each sanction by a moderator writes in its transaction
   (the games, ratings and lobby sanctions write theirs with it too).
 """
@@ -25,12 +27,20 @@ from accounts.services.members import (
 )
 from accounts.services.people import block, follow, unblock, unfollow
 from accounts.services.reports import REPORTS_PER_DAY, report_close, report_file
+from accounts.services.tokens import (
+    TokenRefused,
+    token_authenticate,
+    token_create,
+    token_revoke,
+    token_still_valid,
+)
 
 __all__ = [
     "PREFERENCE_FIELDS",
     "REPORTS_PER_DAY",
     "InvalidPreference",
     "NotAllowed",
+    "TokenRefused",
     "audit_record",
     "block",
     "follow",
@@ -45,6 +55,10 @@ __all__ = [
     "report_close",
     "report_file",
     "sanction_check",
+    "token_authenticate",
+    "token_create",
+    "token_revoke",
+    "token_still_valid",
     "unblock",
     "unfollow",
 ]
