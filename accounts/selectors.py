@@ -7,6 +7,7 @@ from datetime import datetime
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.core.cache import cache
 from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
@@ -195,3 +196,24 @@ def member_tokens(member_id: int) -> list[ApiToken]:
             models.F("revoked_at").desc(nulls_first=True), "-created_at", "-pk"
         )
     )
+
+
+# --- bot accounts (SPEC §15) ---------------------------------------------------------------
+
+BOT_NAMES_KEY = "bot-names"
+
+
+def bot_names() -> frozenset[str]:
+    """The names of the bot accounts, which every page marks BOT (``{% member_link %}``):
+    a read of the cache, never of the database, so a page costs the same queries with
+    or without names on it. The set is written whenever a member becomes a bot
+    (``bot_names_refresh``) and again by beat every few minutes, should the cache have
+    lost it."""
+    return cache.get(BOT_NAMES_KEY) or frozenset()
+
+
+def bot_names_refresh() -> int:
+    """Read the bot accounts' names into the cache (no expiry). Returns how many."""
+    names = frozenset(User.objects.filter(is_bot=True).values_list("username", flat=True))
+    cache.set(BOT_NAMES_KEY, names, None)
+    return len(names)

@@ -290,6 +290,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_float("ARENA_PAIRING_SECONDS", 5),
     },
     "arenas-schedule": {"task": "lobby.tasks.arenas_schedule", "schedule": 3600.0},
+    # The names pages mark BOT (SPEC §15), should the cache have lost them.
+    "bot-names": {"task": "lobby.tasks.bot_names_refresh", "schedule": 300.0},
 }
 # How often a running arena pairs its waiting entrants (SPEC §12: at most 5 s).
 ARENA_PAIRING_SECONDS = env_float("ARENA_PAIRING_SECONDS", 5)

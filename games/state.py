@@ -33,6 +33,7 @@ class SeatRow(NamedTuple):
     banned_at: datetime | None = None
     banned_until: datetime | None = None
     bot_level: int | None = None  # the computer plays this seat
+    member_bot: bool | None = False  # the member is a bot account (SPEC §15: marked BOT)
 
     def banned(self, now: datetime) -> bool:
         return self.banned_at is not None and (self.banned_until is None or self.banned_until > now)
@@ -135,6 +136,7 @@ def build(
                 {
                     "seat": SEAT_LETTERS[row.seat],
                     "username": row.username,
+                    "title": "BOT" if row.member_bot else None,
                     "bot": row.bot_level,
                     "rating": row.rating,
                     "connected": row.connected,

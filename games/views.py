@@ -136,7 +136,8 @@ def _table_page(request: HttpRequest, match) -> HttpResponse:
             },
         )
     engine_state, seats, state = selectors.table_message(match)
-    seat = access.seat_of(seats, request.user)
+    # A bot account plays through the API only (SPEC §15): its table page is a spectator's.
+    seat = None if getattr(request.user, "is_bot", False) else access.seat_of(seats, request.user)
     position = Position.from_text(state["game"]["position"])
     state["you"] = public.you(
         state,

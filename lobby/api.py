@@ -119,6 +119,7 @@ def tables(request: HttpRequest) -> JsonResponse:
                     {
                         "seat": seat.letter,
                         "username": seat.member.username if seat.member else None,
+                        "title": "BOT" if seat.member and seat.member.is_bot else None,
                         "bot": seat.bot_level,
                         "rating": _rating(table.ratings.get(seat.member_id)),
                     }
@@ -168,6 +169,7 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
     return _json(
         {
             "username": member.username,
+            "title": "BOT" if member.is_bot else None,
             "joined": member.date_joined.date().isoformat(),
             "ratings": {
                 record.scale: {

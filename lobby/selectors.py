@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 from games.engine import VARIANTS
@@ -248,3 +248,47 @@ def members_waiting(member_ids: list[int]) -> set[int]:
         .values_list("challenger_id", flat=True)
     )
     return set(seated.union(challenging))
+
+
+# --- bot accounts (SPEC §15) ---------------------------------------------------------------
+
+BOTS_PER_PAGE = 50
+#: the scales of two-player variants: what a member may challenge a bot to and be rated on
+BOT_SCALES = [v.rated_scale for v in VARIANTS.values() if v.rated_scale and v.seats == 2]
+
+
+@dataclass
+class BotLine:
+    """A bot account as the Bots page lists it: online when one of its program's streams
+    is open now, and its rating on each two-player scale (None before its first match)."""
+
+    member: User
+    online: bool
+    ratings: list
+
+
+def bots_listed(page_number, now: datetime) -> tuple[Page, list[BotLine]]:
+    """The bot accounts, those online first, then by name, a page at a time. 4 queries."""
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    streaming = Presence.objects.filter(
+        member=OuterRef("pk"), api=True, closed=False, last_seen__gt=horizon
+    )
+    banned = Q(banned_at__isnull=False) & (Q(banned_until=None) | Q(banned_until__gt=now))
+    bots = (
+        User.objects.filter(is_bot=True, is_active=True)
+        .exclude(banned)
+        .annotate(online=Exists(streaming))
+        .order_by("-online", "username")
+    )
+    page = Paginator(bots, BOTS_PER_PAGE).get_page(page_number)
+    members = list(page.object_list)
+    ratings = ratings_by_scale([m.pk for m in members]) if members else {}
+    lines = [
+        BotLine(
+            member=member,
+            online=member.online,
+            ratings=[ratings.get((member.pk, scale)) for scale in BOT_SCALES],
+        )
+        for member in members
+    ]
+    return page, lines

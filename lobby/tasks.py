@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from accounts.selectors import bot_names_refresh as bot_names_refresh_now
 from games import timing
 from lobby import services
 
@@ -34,3 +35,10 @@ def arenas_advance() -> int:
 def arenas_schedule() -> int:
     """Every hour (beat): the scheduled arenas of the next day."""
     return len(services.arenas_schedule(now=timing.now()))
+
+
+@shared_task(ignore_result=True)
+def bot_names_refresh() -> int:
+    """Every few minutes (beat): the names pages mark BOT, read again into the cache, in
+    case it lost them (each upgrade writes them too)."""
+    return bot_names_refresh_now()

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401 (the "id" converter)
-from lobby import api, arena_views, report_views, views
+from lobby import api, arena_views, bot_api, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -36,4 +36,7 @@ urlpatterns = [
     path("api/users/<str:username>/", api.user, name="api_user"),
     path("api/arenas/", api.arenas, name="api_arenas"),
     path("api/arenas/<id:arena_id>/", api.arena, name="api_arena"),
+    # Programs that play (SPEC §15, docs/bot-api.md).
+    path("bots/", views.bots, name="bots"),
+    path("api/bot/account/upgrade", bot_api.account_upgrade, name="api_bot_upgrade"),
 ]

@@ -9,6 +9,7 @@ withdraws them (SPEC §10), by job:
 - ``members``: the checks every seat-taking action makes first;
 - ``arenas``: arenas created, entered, withdrawn from, cancelled, started and ended;
 - ``arena_play``: an arena's entrants paired, and its matches scored as they end;
+- ``bots``: a member becomes a bot account (SPEC §15);
 - ``reports``: a member's report of another, checked against the tables (SPEC §14).
 
 One transaction each; matches start through ``games.services.match_create``.
@@ -25,6 +26,7 @@ from lobby.services.arenas import (
     arenas_advance,
     arenas_schedule,
 )
+from lobby.services.bots import bot_upgrade
 from lobby.services.challenges import (
     challenge_accept,
     challenge_cancel,
@@ -56,6 +58,7 @@ __all__ = [
     "arenas_advance",
     "arenas_pair",
     "arenas_schedule",
+    "bot_upgrade",
     "challenge_accept",
     "challenge_cancel",
     "challenge_decline",
