@@ -13,6 +13,7 @@ request's before the member is known), with the HTTP status of its code (``STATU
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import wraps
 
@@ -27,6 +28,8 @@ from accounts.models import ApiToken
 from accounts.services import TokenRefused, token_authenticate
 from accounts.services.tokens import bearer
 from games import timing
+
+logger = logging.getLogger(__name__)
 
 #: the HTTP status of each refusal's code; any other code is 400
 STATUS = {
@@ -118,6 +121,9 @@ def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("PO
                     return view(request, token, *args, **kwargs)
                 except Refusal as refusal:
                     return api_error(refusal.code, refusal.message)
+                except Exception:
+                    logger.exception("API call %s failed", request.path)
+                    return api_error("internal", _("Something went wrong on the server."))
 
         return wrapped
 

@@ -39,4 +39,14 @@ urlpatterns = [
     # Programs that play (SPEC §15, docs/bot-api.md).
     path("bots/", views.bots, name="bots"),
     path("api/bot/account/upgrade", bot_api.account_upgrade, name="api_bot_upgrade"),
+    path("api/bot/match/<id:match_id>/move/<str:colour>", bot_api.move, name="api_bot_move"),
+    path("api/bot/match/<id:match_id>/ready", bot_api.ready, name="api_bot_ready"),
+    path("api/bot/match/<id:match_id>/resign", bot_api.resign, name="api_bot_resign"),
+    path("api/bot/match/<id:match_id>/abort", bot_api.abort, name="api_bot_abort"),
+    path("api/bot/match/<id:match_id>/claim", bot_api.claim, name="api_bot_claim"),
+    path("api/bot/match/<id:match_id>/chat", bot_api.chat, name="api_bot_chat"),
+    path("api/challenge/<id:challenge_id>/accept", bot_api.challenge_accept, name="api_accept"),
+    path("api/challenge/<id:challenge_id>/decline", bot_api.challenge_decline, name="api_decline"),
+    path("api/challenge/<id:challenge_id>/cancel", bot_api.challenge_cancel, name="api_cancel"),
+    path("api/challenge/<str:username>", bot_api.challenge_create, name="api_challenge"),
 ]
