@@ -350,7 +350,7 @@ API_TOKENS_PER_MEMBER = 20  # tokens a member holds that are not revoked
 # An API stream sends an empty line at least this often (SPEC: at most 7 s apart), and
 # checks its token and its member's standing then: a revoked token or a ban ends it
 # within this long even if the channel layer lost the message that says so.
-BOT_KEEPALIVE_SECONDS = env_float("BOT_KEEPALIVE_SECONDS", 6)
+BOT_KEEPALIVE_SECONDS = env_float("BOT_KEEPALIVE_SECONDS", 5)
 # Messages a stream holds that it has not written yet; a stream that falls this far
 # behind is ended (the client connects again and reads the state afresh).
 BOT_STREAM_BACKLOG = int(os.environ.get("BOT_STREAM_BACKLOG", "200"))

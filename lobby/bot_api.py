@@ -28,6 +28,7 @@ from games.errors import TableError
 from lobby import services
 from lobby.api_access import api_action, api_ok
 from lobby.forms import ChallengeForm
+from lobby.selectors import challenge_public
 
 BOT_PLAY = ApiToken.Scope.BOT_PLAY
 CHALLENGE_WRITE = ApiToken.Scope.CHALLENGE_WRITE
@@ -149,20 +150,6 @@ def chat(request: HttpRequest, token: ApiToken, match_id: int) -> JsonResponse:
 
 
 # --- challenges (scope challenge:write; members use them too) ---------------------------
-
-
-def challenge_public(challenge) -> dict[str, Any]:
-    """A challenge as the API and the event stream show it."""
-    return {
-        "id": challenge.pk,
-        "challenger": challenge.challenger.username,
-        "challenged": challenge.challenged.username,
-        "variant": challenge.variant,
-        "clock": challenge.clock or None,
-        "format": challenge.format,
-        "rated": challenge.rated,
-        "expires_at": int(challenge.expires_at.timestamp() * 1000),
-    }
 
 
 @api_action(scope=CHALLENGE_WRITE)

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401 (the "id" converter)
-from lobby import api, arena_views, bot_api, report_views, views
+from lobby import api, arena_views, bot_api, bot_streams, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -39,6 +39,8 @@ urlpatterns = [
     # Programs that play (SPEC §15, docs/bot-api.md).
     path("bots/", views.bots, name="bots"),
     path("api/bot/account/upgrade", bot_api.account_upgrade, name="api_bot_upgrade"),
+    path("api/stream/event", bot_streams.event_stream, name="api_event_stream"),
+    path("api/bot/match/<id:match_id>/stream", bot_streams.match_stream, name="api_match_stream"),
     path("api/bot/match/<id:match_id>/move/<str:colour>", bot_api.move, name="api_bot_move"),
     path("api/bot/match/<id:match_id>/ready", bot_api.ready, name="api_bot_ready"),
     path("api/bot/match/<id:match_id>/resign", bot_api.resign, name="api_bot_resign"),
