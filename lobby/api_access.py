@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
@@ -95,15 +96,29 @@ def refusal_response(request: HttpRequest, refusal: Refusal, member=None) -> Jso
         return api_error(refusal.code, refusal.message, status=status)
 
 
+def off_loop(function):
+    """``function`` as a coroutine, run on a thread of a shared pool with Django's care of
+    its connection (Channels' ``database_sync_to_async``, not thread-sensitive). Django
+    gives each HTTP request a thread of its own for thread-sensitive work, and a thread's
+    database connection is its own: a call of the API would open a connection each time,
+    and a stream, which lives for minutes, would hold a thread and a connection all along.
+    The pool's few threads keep theirs (``CONN_MAX_AGE``)."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
 def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("POST",)):
     """A view of the API that acts: the method checked, the token checked (``authenticate``),
-    then ``view(request, token, ...)`` in the member's language; a ``Refusal`` it raises
-    is answered as JSON. No CSRF token is asked for (see the module's docstring)."""
+    then ``view(request, token, ...)`` in the member's language, on the pool's thread
+    (``off_loop``); a ``Refusal`` it raises is answered as JSON. No CSRF token is asked
+    for (see the module's docstring)."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @csrf_exempt
         @wraps(view)
-        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        async def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            return await off_loop(acting)(request, *args, **kwargs)
+
+        def acting(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method not in methods:
                 with translation.override(member_language(request)):
                     response = api_error(

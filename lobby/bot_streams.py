@@ -33,7 +33,6 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -51,7 +50,13 @@ from games.access import seat_of, seats_for
 from games.consumers import refresh_captured
 from games.models import Challenge, Match
 from lobby import selectors as lobby_selectors
-from lobby.api_access import api_error, authenticate, member_language, refusal_response
+from lobby.api_access import (
+    api_error,
+    authenticate,
+    member_language,
+    off_loop,
+    refusal_response,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +65,9 @@ ENDED = (Match.Status.FINISHED, Match.Status.ABORTED)
 #: messages that end a stream: a ban or a deleted account (the member's group), a revoked
 #: token (the token's group)
 CLOSING = ("socket.close", "stream.end")
+#: how often an event stream compares the database with what it told, should the channel
+#: layer have lost a notice (each notice makes it compare at once)
+RESYNC_SECONDS = 30
 
 
 class Behind(Exception):
@@ -156,11 +164,9 @@ class Stream:
     async def close(self) -> None:
         await self.feed.close()
         try:
-            await database_sync_to_async(services.socket_close)(
-                channel_name=self.presence, now=timing.now()
-            )
+            await off_loop(services.socket_close)(channel_name=self.presence, now=timing.now())
             if self.match_id is not None:  # the seat is absent now (at once, not in 45 s)
-                await events.flush(await database_sync_to_async(refresh_captured)(self.match_id))
+                await events.flush(await off_loop(refresh_captured)(self.match_id))
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing stream %s", self.presence)
 
@@ -185,7 +191,7 @@ class Stream:
         touch = self.checked - self.touched > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
             self.touched = self.checked
-        valid = await database_sync_to_async(_still_on)(self.token.pk, self.presence, touch)
+        valid = await off_loop(_still_on)(self.token.pk, self.presence, touch)
         if not valid:
             raise Ended
 
@@ -229,9 +235,7 @@ async def _authenticated(request: HttpRequest) -> ApiToken | HttpResponse:
         response["Allow"] = "GET"
         return response
     try:
-        return await database_sync_to_async(authenticate)(
-            request, scope=ApiToken.Scope.BOT_PLAY, bot=True
-        )
+        return await off_loop(authenticate)(request, scope=ApiToken.Scope.BOT_PLAY, bot=True)
     except Refusal as refusal:
         return refusal_response(request, refusal)
 
@@ -248,7 +252,7 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
         return token
     presence = _presence_key()
     try:
-        await database_sync_to_async(services.socket_open)(
+        await off_loop(services.socket_open)(
             channel_name=presence, member=token.member, match_id=None, now=timing.now(), api=True
         )
     except Refusal as refusal:
@@ -263,6 +267,7 @@ class Told:
         self.received: dict[int, dict] = {}
         self.sent: set[int] = set()
         self.in_play: set[int] = set()
+        self.read_at = time.monotonic()  # when the database was last compared
 
 
 async def _event_lines(stream: Stream) -> AsyncIterator[bytes]:
@@ -282,11 +287,12 @@ async def _event_lines(stream: Stream) -> AsyncIterator[bytes]:
         while True:
             message = await stream.next()
             if message is None:
-                changes = await _event_changes(stream, told)  # the net under the layer
-                for data in changes:
-                    yield line(data)
-                if changes:
-                    stream.wrote()
+                if time.monotonic() - told.read_at >= RESYNC_SECONDS:
+                    changes = await _event_changes(stream, told)  # the net under the layer
+                    for data in changes:
+                        yield line(data)
+                    if changes:
+                        stream.wrote()
                 if stream.keep_alive_due():
                     yield KEEP_ALIVE
                     stream.wrote()
@@ -324,7 +330,8 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
     """What changed since the stream last told its bot, read from the database: matches
     started and finished, challenges received, cancelled, declined."""
     now = timing.now()
-    found = await database_sync_to_async(lobby_selectors.bot_events)(stream.member.pk, now)
+    told.read_at = time.monotonic()
+    found = await off_loop(lobby_selectors.bot_events)(stream.member.pk, now)
     out: list[dict] = []
     for match_id in sorted(found.in_play - told.in_play):
         told.in_play.add(match_id)
@@ -342,9 +349,7 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
     gone_sent = told.sent - found.sent
     statuses = {}
     if gone or gone_sent:
-        statuses = await database_sync_to_async(lobby_selectors.challenge_statuses)(
-            [*gone, *gone_sent]
-        )
+        statuses = await off_loop(lobby_selectors.challenge_statuses)([*gone, *gone_sent])
     for challenge_id in [*gone, *sorted(gone_sent)]:
         told.received.pop(challenge_id, None)
         status = statuses.get(challenge_id, Challenge.Status.CANCELLED)
@@ -368,7 +373,7 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
         return token
     presence = _presence_key()
     try:
-        seat = await database_sync_to_async(_seat_opened)(token, match_id, presence)
+        seat = await off_loop(_seat_opened)(token, match_id, presence)
     except Refusal as refusal:
         return refusal_response(request, refusal, token.member)
     return _streaming(_match_lines(Stream(token, presence, match_id), seat))
@@ -397,8 +402,8 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
     try:
         await stream.open([events.table_group(match_id)])
         # Present now: the seat shows connected (a new version, heard below).
-        await events.flush(await database_sync_to_async(refresh_captured)(match_id))
-        event = await database_sync_to_async(selectors.table_event)(match_id)
+        await events.flush(await off_loop(refresh_captured)(match_id))
+        event = await off_loop(selectors.table_event)(match_id)
         if event is None:
             return
         version = event["version"]
@@ -422,7 +427,7 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
                 if message["version"] <= version:
                     continue  # an older or repeated notification
                 if message["version"] > version + 1:  # a gap: the state read afresh
-                    message = await database_sync_to_async(selectors.table_event)(match_id)
+                    message = await off_loop(selectors.table_event)(match_id)
                     if message is None:
                         return
                     if message["version"] <= version:
@@ -436,7 +441,7 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
                 if message["audience"] == "spectators":
                     continue  # no coaching: players never see spectators' chat
                 if hidden is None:
-                    hidden = frozenset(await database_sync_to_async(blocked_ids)(stream.member.pk))
+                    hidden = frozenset(await off_loop(blocked_ids)(stream.member.pk))
                 if message["author"] in hidden:
                     continue
                 said = message["message"]

@@ -21,7 +21,7 @@ from lobby import services as lobby
 from tests.games.table_sockets import cookie_of, opened
 from tests.timeshift import T0
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def token_of(member, scopes=("bot:play",)) -> str:

@@ -11,7 +11,7 @@ from accounts import services as accounts
 from games.engine.match import MatchState
 from games.models import Challenge, ChatMessage, Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def bearer(member, scopes=("bot:play", "challenge:write")) -> dict:
