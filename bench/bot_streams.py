@@ -278,6 +278,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument("--warmup", type=float, default=5, help="seconds before counting")
+    parser.add_argument("--profile", help="write cProfile's figures of the Daphne process here")
     args = parser.parse_args()
     from tests.servers import free_port
 
@@ -307,13 +308,8 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                HOST,
-                "-p",
-                str(port),
-                "config.asgi:application",
+                *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
+                *("-m", "daphne", "-b", HOST, "-p", str(port), "config.asgi:application"),
             ],
             cwd=ROOT,
             env=env,

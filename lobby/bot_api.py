@@ -27,9 +27,10 @@ from games import services as tables
 from games.errors import TableError
 from lobby import services
 from lobby.api_access import api_action, api_ok
-from lobby.forms import ChallengeForm
 from lobby.selectors import challenge_public
 
+#: what ``rated`` may say
+BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "on": True, "off": False}
 BOT_PLAY = ApiToken.Scope.BOT_PLAY
 CHALLENGE_WRITE = ApiToken.Scope.CHALLENGE_WRITE
 
@@ -156,19 +157,28 @@ def chat(request: HttpRequest, token: ApiToken, match_id: int) -> JsonResponse:
 def challenge_create(request: HttpRequest, token: ApiToken, username: str) -> JsonResponse:
     """``POST /api/challenge/<username>`` with ``variant``, ``clock`` (``m+s`` or empty),
     ``rated`` (``true``/``false``) and ``format`` (``match``, the default, or ``single``):
-    as the challenge form of a member's page (``lobby.services.challenge_send``)."""
+    as the challenge form of a member's page (``lobby.services.challenge_send``, which
+    checks the settings as for any table)."""
     now = timing.now()
 
     def send():
         challenged = member_by_username(username)
         if challenged is None:
             raise TableError("not_found", _("No member has that name."))
-        form = ChallengeForm({"format": "match", **request.POST.dict()})
-        if not form.is_valid():
-            message = next(iter(form.errors.values()))[0]
-            raise TableError("invalid", message)
+        fields = request.POST
+        if fields.get("format", "match") not in ("match", "single"):
+            raise TableError("invalid", _("Choose a match or a single game."))
+        rated = fields.get("rated", "false").strip().lower()
+        if rated not in BOOLEANS:
+            raise TableError("bad_message", _("'rated' must be true or false."))
         return services.challenge_send(
-            challenger=token.member, challenged=challenged, now=now, **form.settings
+            challenger=token.member,
+            challenged=challenged,
+            variant=fields.get("variant", ""),
+            clock=fields.get("clock", "").strip(),
+            single_game=fields.get("format") == "single",
+            rated=BOOLEANS[rated],
+            now=now,
         )
 
     challenge = acted(token, send)

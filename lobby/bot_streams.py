@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -145,8 +146,10 @@ class Stream:
         self.match_id = match_id
         self.feed = Feed()
         self.written = time.monotonic()
-        self.checked = time.monotonic()
-        self.touched = time.monotonic()
+        # Spread over the interval: streams opened together (a process starting, a program
+        # connecting its bots) must not all check at the same moment.
+        self.checked = self.written - random.uniform(0, settings.BOT_KEEPALIVE_SECONDS)
+        self.touched = self.written
 
     @property
     def keepalive(self) -> float:
