@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.functional import Promise, lazy
+
 
 class Refusal(ValueError):
     """A request the site refuses. ``code`` is the protocol's error code (SPEC §7:
@@ -13,3 +17,10 @@ class Refusal(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def interpolated(message: Promise, values: dict[str, Any]) -> Promise:
+    """``message % values``, made when it is shown: a refusal is often raised where no
+    one's language is active (a parser, a database thread) and translated where it is
+    sent. ``%`` on a lazy message would fix it in the language active at the raise."""
+    return lazy(lambda: str(message) % values, str)()

@@ -76,3 +76,17 @@ def member_chat_standing(member_id: int, muted: bool, until: datetime | None) ->
         async_to_sync(layer.group_send)(
             member_group(member_id), {"type": "member.notify", "payload": payload}
         )
+
+
+def token_group(token_id: int) -> str:
+    """The API streams opened with one token (SPEC §15): revoking it ends them, and a new
+    event stream replaces the one open before it."""
+    return f"token-{token_id}"
+
+
+def token_streams_end(token_id: int) -> None:
+    """The token was revoked: its open streams end at once (each also checks its token at
+    every keep-alive, so a lost message still ends it within seconds)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(token_group(token_id), {"type": "stream.end"})

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import REPORT_TEXT_LIMIT, Report, Theme, User
+from accounts.models import REPORT_TEXT_LIMIT, ApiToken, Report, Theme, User
 
 
 class PreferencesForm(forms.ModelForm):
@@ -103,3 +103,19 @@ class ReportForm(forms.Form):
         if data.get("message") is not None and data.get("match") is None:
             raise forms.ValidationError(NO_SUCH_LINE["invalid"])
         return data
+
+
+class TokenForm(forms.Form):
+    """A new personal API token (SPEC §15): what it is for, and what it may do."""
+
+    description = forms.CharField(
+        label=_("Description"),
+        max_length=100,
+        help_text=_("What the token is for, e.g. the name of your program."),
+    )
+    scopes = forms.MultipleChoiceField(
+        label=_("Scopes"),
+        choices=ApiToken.Scope.choices,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Choose at least one scope.")},
+    )

@@ -71,6 +71,13 @@ class User(AbstractUser):
     chat_muted_until = models.DateTimeField(
         _("chat muted until"), null=True, blank=True, help_text=_("Empty means until lifted.")
     )
+    #: a bot account (SPEC §15), for good: it plays only through the API and is marked BOT
+    #: wherever its name is shown
+    is_bot = models.BooleanField(
+        _("bot account"),
+        default=False,
+        help_text=_("A program that plays through the API; marked BOT wherever its name shows."),
+    )
 
     class Meta:
         verbose_name = _("member")
@@ -323,3 +330,41 @@ class ReportEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_reason_display()}: {self.text[:60]}"
+
+
+class ApiToken(models.Model):
+    """A member's personal API token (SPEC §15). The token itself is shown once, when it is
+    made; only its SHA-256 digest is kept (a token is a long random secret, so a plain
+    digest is enough), with its first characters to tell it apart in the list."""
+
+    class Scope(models.TextChoices):
+        BOT_PLAY = "bot:play", _("Play as a bot: the event stream, the bot's matches, the upgrade")
+        CHALLENGE_WRITE = "challenge:write", _("Send, accept, decline and cancel challenges")
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("member"),
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+    )
+    description = models.CharField(_("description"), max_length=100)
+    #: the ``Scope`` values the token carries
+    scopes = models.JSONField(_("scopes"), default=list)
+    #: the token's first characters, shown in the list
+    prefix = models.CharField(_("prefix"), max_length=16)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created"))
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… {self.description}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

@@ -7,11 +7,14 @@ from datetime import datetime
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.core.cache import cache
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.db.models.functions import Lower
 from django.http import HttpRequest
 
 from accounts.models import (
+    ApiToken,
     AuditEntry,
     Block,
     Follow,
@@ -220,3 +223,36 @@ def member_warnings(member_id: int, limit: int = 20) -> list[MemberWarning]:
 def audit_about(member_id: int, limit: int = 20) -> list[AuditEntry]:
     """The latest rows of the audit log about the member, newest first. 1 query."""
     return list(AuditEntry.objects.filter(member_id=member_id)[:limit])
+
+
+# --- personal API tokens (SPEC §15) -------------------------------------------------------
+
+
+def member_tokens(member_id: int) -> list[ApiToken]:
+    """The member's tokens, newest first, revoked ones after the others. 1 query."""
+    return list(
+        ApiToken.objects.filter(member_id=member_id).order_by(
+            models.F("revoked_at").desc(nulls_first=True), "-created_at", "-pk"
+        )
+    )
+
+
+# --- bot accounts (SPEC §15) ---------------------------------------------------------------
+
+BOT_NAMES_KEY = "bot-names"
+
+
+def bot_names() -> frozenset[str]:
+    """The names of the bot accounts, which every page marks BOT (``{% member_link %}``):
+    a read of the cache, never of the database, so a page costs the same queries with
+    or without names on it. The set is written whenever a member becomes a bot
+    (``bot_names_refresh``) and again by beat every few minutes, should the cache have
+    lost it."""
+    return cache.get(BOT_NAMES_KEY) or frozenset()
+
+
+def bot_names_refresh() -> int:
+    """Read the bot accounts' names into the cache (no expiry). Returns how many."""
+    names = frozenset(User.objects.filter(is_bot=True).values_list("username", flat=True))
+    cache.set(BOT_NAMES_KEY, names, None)
+    return len(names)

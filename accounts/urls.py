@@ -1,10 +1,13 @@
 from django.urls import path
 
+import config.converters  # noqa: F401 (the "id" converter)
 from accounts import views
 
 urlpatterns = [
     path("account/preferences/", views.preferences, name="account_preferences"),
     path("account/delete/", views.account_delete, name="account_delete"),
+    path("account/tokens/", views.tokens, name="account_tokens"),
+    path("account/tokens/<id:token_id>/revoke/", views.token_revoke, name="account_token_revoke"),
     path("account/preference/", views.preference_set, name="preference_set"),
     path("account/theme/", views.theme_set, name="theme_set"),
     path("dev/mail/", views.local_mailbox, name="local_mailbox"),

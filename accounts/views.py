@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse, translate_url
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.errors import Refusal
-from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm, ThemeForm
-from accounts.models import User
-from accounts.selectors import THEME_COOKIE_NAME, blocked_names
+from accounts.forms import AccountDeleteForm, LanguageForm, PreferencesForm, ThemeForm, TokenForm
+from accounts.models import ApiToken, User
+from accounts.selectors import THEME_COOKIE_NAME, blocked_names, member_tokens
 
 
 def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
@@ -61,6 +61,51 @@ def preferences(request: HttpRequest) -> HttpResponse:
         "accounts/preferences.html",
         {"form": form, "blocked": blocked_names(request.user.pk)},
     )
+
+
+@login_required
+def tokens(request: HttpRequest) -> HttpResponse:
+    """The member's personal API tokens (SPEC §15): each with its description, scopes,
+    first characters and last use; a form makes a new one, shown once on the page that
+    answers the form (never again: only its digest is kept)."""
+    form = TokenForm(request.POST or None)
+    made = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            token, raw = services.token_create(
+                member=request.user,
+                description=form.cleaned_data["description"],
+                scopes=form.cleaned_data["scopes"],
+                now=timezone.now(),
+            )
+        except Refusal as refusal:
+            form.add_error(None, refusal.message)
+        else:
+            made = {"token": token, "raw": raw}
+            form = TokenForm()
+    response = render(
+        request,
+        "accounts/tokens.html",
+        {
+            "form": form,
+            "made": made,
+            "tokens": member_tokens(request.user.pk),
+        },
+    )
+    response["Cache-Control"] = "no-store"  # the page may hold a token
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of the member's tokens: calls with it answer 401, its streams end."""
+    token = ApiToken.objects.filter(pk=token_id, member=request.user).first()
+    if token is None:
+        raise Http404(_("There is no such token."))
+    services.token_revoke(token=token, member=request.user, now=timezone.now())
+    messages.success(request, _("The token %(prefix)s… is revoked.") % {"prefix": token.prefix})
+    return HttpResponseRedirect(reverse("account_tokens"))
 
 
 REFUSAL_STATUS = {

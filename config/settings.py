@@ -299,6 +299,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "lobby.tasks.house_table_keep",
         "schedule": env_float("HOUSE_KEEP_SECONDS", 10),
     },
+    # The names pages mark BOT (SPEC §15), should the cache have lost them.
+    "bot-names": {"task": "lobby.tasks.bot_names_refresh", "schedule": 300.0},
 }
 # How often a running arena pairs its waiting entrants (SPEC §12: at most 5 s).
 ARENA_PAIRING_SECONDS = env_float("ARENA_PAIRING_SECONDS", 5)
@@ -364,6 +366,16 @@ CHAT_RATE = (5, 10.0)  # messages per seconds per member, a sliding window
 # ``database_sync_to_async``); beyond DB_QUEUE_LIMIT members' actions waiting or running
 # in a process, the next is refused at once with ``rate_limited``.
 DB_QUEUE_LIMIT = int(os.environ.get("DB_QUEUE_LIMIT", "200"))
+
+# --- Programs that play (SPEC §15, docs/bot-api.md) ------------------------------------
+API_TOKENS_PER_MEMBER = 20  # tokens a member holds that are not revoked
+# An API stream sends an empty line at least this often (SPEC: at most 7 s apart), and
+# checks its token and its member's standing then: a revoked token or a ban ends it
+# within this long even if the channel layer lost the message that says so.
+BOT_KEEPALIVE_SECONDS = env_float("BOT_KEEPALIVE_SECONDS", 5)
+# Messages a stream holds that it has not written yet; a stream that falls this far
+# behind is ended (the client connects again and reads the state afresh).
+BOT_STREAM_BACKLOG = int(os.environ.get("BOT_STREAM_BACKLOG", "200"))
 
 # --- Members --------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -30,6 +30,7 @@ SEAT_COLUMNS = (
     "member__banned_at",
     "member__banned_until",
     "bot_level",
+    "member__is_bot",
 )
 
 

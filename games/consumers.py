@@ -219,8 +219,13 @@ class TableConsumer(MemberSocket):
         chat = selectors.chat_history(self.table_id, player=seat is not None, viewer=viewer)
         return event, chat
 
+    def _plays_here(self) -> bool:
+        """Whether this socket's member may play from it: a bot account plays through the
+        API only (SPEC §15), so its pages at its own table are a spectator's."""
+        return self.member is None or not self.member.is_bot
+
     async def opened(self, opening: Opening) -> None:
-        self.seat = opening.seat
+        self.seat = opening.seat if self._plays_here() else None
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         event, chat = opening.first
         if event is not None:
@@ -238,6 +243,10 @@ class TableConsumer(MemberSocket):
 
     async def handle(self, message: protocol.Message, received_at) -> bool:
         match_id = self.table_id
+        if not self._plays_here() and getattr(message, "type", None) not in ("ping", "sync"):
+            raise TableError(
+                "not_allowed", _("A bot account plays through the API, not from this page.")
+            )
         if isinstance(message, protocol.Move):
             await self.act(
                 services.move_play,
@@ -288,7 +297,7 @@ class TableConsumer(MemberSocket):
         if event["version"] <= self.version and not force:
             return  # an older or repeated notification
         self.version = max(self.version, event["version"])
-        if self.member is not None:  # the member's seat as this state has it
+        if self.member is not None and self._plays_here():  # the seat as this state has it
             players = event["players"]
             self.seat = players.index(self.member.pk) if self.member.pk in players else None
         await self.send(text_data=state.personal(event, self.seat))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.utils.functional import Promise, lazy
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.errors import Refusal
+from accounts.errors import interpolated as interpolated  # where the tables import it from
 from games.engine.clock import ClockError
 from games.engine.errors import IllegalMove
 from games.engine.match import MatchError
@@ -16,14 +15,6 @@ from games.engine.match import MatchError
 class TableError(Refusal):
     """A request the table refuses. ``code`` is the protocol's error code (SPEC §7);
     ``message`` is for the person (translated when shown)."""
-
-
-def interpolated(message: Promise, values: dict[str, Any]) -> Promise:
-    """``message % values``, made when it is shown: a socket's error is raised where no
-    one's language is active (the parser, a database thread) and translated where the
-    socket sends it (``MemberSocket.send_error``). ``%`` on a lazy message would fix it
-    in the language active at the raise."""
-    return lazy(lambda: str(message) % values, str)()
 
 
 class Revoked(TableError):

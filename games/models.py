@@ -330,8 +330,9 @@ class Challenge(models.Model):
 
 
 class Presence(models.Model):
-    """One open socket, known by its channel name. It counts while it has sent something
-    in the last ``PRESENCE_EXPIRY_SECONDS``, whether or not the process holding it lives."""
+    """One open socket (or a program's API stream), known by its channel name. It counts
+    while it has sent something in the last ``PRESENCE_EXPIRY_SECONDS``, whether or not
+    the process holding it lives."""
 
     channel_name = models.CharField(max_length=200, primary_key=True)
     member = models.ForeignKey(
@@ -352,6 +353,9 @@ class Presence(models.Model):
     last_seen = models.DateTimeField(db_index=True)
     #: closed cleanly; kept until the next refresh reads when the seat was left
     closed = models.BooleanField(default=False)
+    #: a program's stream of the API (SPEC §15), not a page's socket: only these make a
+    #: bot account's seat present
+    api = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("open socket")

@@ -142,6 +142,16 @@ def parse(text: str | None, data: bytes | None = None) -> Message:
         raise _bad(_("A message must be JSON.")) from None
     if not isinstance(payload, dict):
         raise _bad(_("A message must be a JSON object."))
+    return message(payload)
+
+
+def message(payload: dict[str, Any]) -> Message:
+    """A decoded message (a frame's JSON object, or the fields of an API call, SPEC §15)
+    checked as a frame is, or ``TableError``.
+
+    >>> message({"type": "move", "color": "swap", "ply": 1})
+    Move(color='swap', ply=1)
+    """
     kind = payload.get("type")
     if not isinstance(kind, str):
         raise _bad(_("A message needs a string 'type'."))

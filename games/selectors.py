@@ -333,6 +333,7 @@ def match_record(match: Match) -> dict[str, Any]:
             {
                 "seat": seat.letter,
                 "username": seat.member.username if seat.member else None,
+                "title": "BOT" if seat.member and seat.member.is_bot else None,
                 "bot": seat.bot_level,
                 "rating": seat.rating,
                 "berserk": seat.seat in berserks,

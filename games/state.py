@@ -33,6 +33,7 @@ class SeatRow(NamedTuple):
     banned_at: datetime | None = None
     banned_until: datetime | None = None
     bot_level: int | None = None  # the computer plays this seat
+    member_bot: bool | None = False  # the member is a bot account (SPEC §15: marked BOT)
 
     def banned(self, now: datetime) -> bool:
         return self.banned_at is not None and (self.banned_until is None or self.banned_until > now)
@@ -135,6 +136,7 @@ def build(
                 {
                     "seat": SEAT_LETTERS[row.seat],
                     "username": row.username,
+                    "title": "BOT" if row.member_bot else None,
                     "bot": row.bot_level,
                     "rating": row.rating,
                     "connected": row.connected,
@@ -297,6 +299,8 @@ def encode(
         )
     return {
         "type": "table.state",
+        "match": message["match"]["id"],
+        "status": message["match"]["status"],
         "version": message["version"],
         "body": _dumps(message)[:-1],
         "you": yous,
@@ -305,10 +309,19 @@ def encode(
     }
 
 
-def personal(event: dict[str, Any], seat: int | None) -> str:
-    """One socket's ``state`` frame from a group event made by ``encode``."""
+STATE_START = '{"type":"state"'
+
+
+def personal(event: dict[str, Any], seat: int | None, *, kind: str = "state") -> str:
+    """One socket's ``state`` frame from a group event made by ``encode``; ``kind``: the
+    same fields under another ``type`` (the bot API's ``matchFull`` and ``matchState``,
+    SPEC §15)."""
     mine = event["you"]["-" if seat is None else str(seat)]
-    return f'{event["body"]},"you":{mine}}}'
+    body = event["body"]
+    if kind != "state":
+        assert body.startswith(STATE_START)  # ``build`` puts the type first
+        body = '{"type":' + _dumps(kind) + body[len(STATE_START) :]
+    return f'{body},"you":{mine}}}'
 
 
 def claim_from(

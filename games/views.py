@@ -167,7 +167,8 @@ def _table_page(
             },
         )
     engine_state, seats, state = selectors.table_message(match)
-    seat = access.seat_of(seats, request.user)
+    # A bot account plays through the API only (SPEC §15): its table page is a spectator's.
+    seat = None if getattr(request.user, "is_bot", False) else access.seat_of(seats, request.user)
     if seat is not None:  # the player has seen their table (an arena asks, SPEC §12)
         services.seat_shown(match_id=match.pk, seat=seat, now=timing.now())
     position = Position.from_text(state["game"]["position"])

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import condition, require_GET
 
+from accounts.errors import Refusal
 from accounts.selectors import member_by_username
 from games import selectors as matches
 from games.engine import VARIANTS
@@ -18,6 +19,7 @@ from games.models import SEAT_LETTERS, Match
 from games.selectors import api_match, member_recent_matches
 from games.topics import variant_name
 from lobby import selectors
+from lobby.api_access import authenticate, refusal_response
 from lobby.models import Arena
 from lobby.standings import arena_table, arenas_listed
 from ratings.selectors import member_ratings
@@ -31,10 +33,18 @@ def _json(data, status: int = 200) -> JsonResponse:
 
 def _api_headers(view):
     """Every answer, a 304 included: any browser tool may read it, and revalidates each
-    time (ETag)."""
+    time (ETag). Open without a token; a token that is sent must be valid (SPEC §15:
+    401 otherwise, as on every API call)."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if "Authorization" in request.headers:
+            try:
+                authenticate(request, scope=None)
+            except Refusal as refusal:
+                response = refusal_response(request, refusal)
+                response["Access-Control-Allow-Origin"] = "*"
+                return response
         response = view(request, *args, **kwargs)
         response["Access-Control-Allow-Origin"] = "*"
         response["Cache-Control"] = "no-cache"
@@ -109,6 +119,7 @@ def tables(request: HttpRequest) -> JsonResponse:
                     {
                         "seat": seat.letter,
                         "username": seat.member.username if seat.member else None,
+                        "title": "BOT" if seat.member and seat.member.is_bot else None,
                         "bot": seat.bot_level,
                         "rating": _rating(table.ratings.get(seat.member_id)),
                     }
@@ -158,6 +169,7 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
     return _json(
         {
             "username": member.username,
+            "title": "BOT" if member.is_bot else None,
             "joined": member.date_joined.date().isoformat(),
             "ratings": {
                 record.scale: {

@@ -322,3 +322,99 @@ def members_waiting(member_ids: list[int]) -> set[int]:
         .values_list("challenger_id", flat=True)
     )
     return set(seated.union(challenging))
+
+
+# --- bot accounts (SPEC §15) ---------------------------------------------------------------
+
+BOTS_PER_PAGE = 50
+#: the scales of two-player variants: what a member may challenge a bot to and be rated on
+BOT_SCALES = [v.rated_scale for v in VARIANTS.values() if v.rated_scale and v.seats == 2]
+
+
+@dataclass
+class BotLine:
+    """A bot account as the Bots page lists it: online when one of its program's streams
+    is open now, and its rating on each two-player scale (None before its first match)."""
+
+    member: User
+    online: bool
+    ratings: list
+
+
+def bots_listed(page_number, now: datetime) -> tuple[Page, list[BotLine]]:
+    """The bot accounts, those online first, then by name, a page at a time. 4 queries."""
+    horizon = now - timedelta(seconds=settings.PRESENCE_EXPIRY_SECONDS)
+    streaming = Presence.objects.filter(
+        member=OuterRef("pk"), api=True, closed=False, last_seen__gt=horizon
+    )
+    banned = Q(banned_at__isnull=False) & (Q(banned_until=None) | Q(banned_until__gt=now))
+    bots = (
+        User.objects.filter(is_bot=True, is_active=True)
+        .exclude(banned)
+        .annotate(online=Exists(streaming))
+        .order_by("-online", "username")
+    )
+    page = Paginator(bots, BOTS_PER_PAGE).get_page(page_number)
+    members = list(page.object_list)
+    ratings = ratings_by_scale([m.pk for m in members]) if members else {}
+    lines = [
+        BotLine(
+            member=member,
+            online=member.online,
+            ratings=[ratings.get((member.pk, scale)) for scale in BOT_SCALES],
+        )
+        for member in members
+    ]
+    return page, lines
+
+
+@dataclass(frozen=True)
+class BotEvents:
+    """What a bot's event stream compares with what it has told (SPEC §15): its matches
+    in play, the challenges to it waiting for an answer (as the stream shows them) and
+    those it sent."""
+
+    in_play: frozenset[int]
+    received: dict[int, dict]
+    sent: frozenset[int]
+
+
+def bot_events(member_id: int, now: datetime) -> BotEvents:
+    """The bot's matches in play and its open challenges. 2 queries."""
+    in_play = Match.objects.filter(
+        seats__member_id=member_id,
+        status__in=[Match.Status.PLAYING, Match.Status.BETWEEN_GAMES],
+    ).values_list("pk", flat=True)
+    pending = (
+        Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now)
+        .filter(Q(challenged_id=member_id) | Q(challenger_id=member_id))
+        .select_related("challenger", "challenged")
+        .order_by("created_at", "pk")
+    )
+    received, sent = {}, set()
+    for challenge in pending:
+        if challenge.challenged_id == member_id:
+            received[challenge.pk] = challenge_public(challenge)
+        else:
+            sent.add(challenge.pk)
+    return BotEvents(frozenset(in_play), received, frozenset(sent))
+
+
+def challenge_statuses(ids) -> dict[int, str]:
+    """The status of each of these challenges (one that no longer exists is left out).
+    1 query."""
+    return dict(Challenge.objects.filter(pk__in=list(ids)).values_list("pk", "status"))
+
+
+def challenge_public(challenge: Challenge) -> dict:
+    """A challenge as the API and the bot's event stream show it."""
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger.username,
+        "challenged": challenge.challenged.username,
+        "variant": challenge.variant,
+        "clock": challenge.clock or None,
+        "format": challenge.format,
+        "rated": challenge.rated,
+        "expires_at": int(challenge.expires_at.timestamp() * 1000),
+    }

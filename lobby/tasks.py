@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
+from accounts.selectors import bot_names_refresh as bot_names_refresh_now
 from games import timing
 from lobby import services
 
@@ -44,3 +45,9 @@ def house_table_keep() -> int | None:
     if not settings.HOUSE_TABLE:
         return None
     return services.house_table_keep(now=timing.now()).pk
+
+
+def bot_names_refresh() -> int:
+    """Every few minutes (beat): the names pages mark BOT, read again into the cache, in
+    case it lost them (each upgrade writes them too)."""
+    return bot_names_refresh_now()

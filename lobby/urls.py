@@ -1,7 +1,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401 (the "id" converter)
-from lobby import api, arena_views, report_views, views
+from lobby import api, arena_views, bot_api, bot_streams, report_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -37,4 +37,19 @@ urlpatterns = [
     path("api/users/<str:username>/", api.user, name="api_user"),
     path("api/arenas/", api.arenas, name="api_arenas"),
     path("api/arenas/<id:arena_id>/", api.arena, name="api_arena"),
+    # Programs that play (SPEC §15, docs/bot-api.md).
+    path("bots/", views.bots, name="bots"),
+    path("api/bot/account/upgrade", bot_api.account_upgrade, name="api_bot_upgrade"),
+    path("api/stream/event", bot_streams.event_stream, name="api_event_stream"),
+    path("api/bot/match/<id:match_id>/stream", bot_streams.match_stream, name="api_match_stream"),
+    path("api/bot/match/<id:match_id>/move/<str:colour>", bot_api.move, name="api_bot_move"),
+    path("api/bot/match/<id:match_id>/ready", bot_api.ready, name="api_bot_ready"),
+    path("api/bot/match/<id:match_id>/resign", bot_api.resign, name="api_bot_resign"),
+    path("api/bot/match/<id:match_id>/abort", bot_api.abort, name="api_bot_abort"),
+    path("api/bot/match/<id:match_id>/claim", bot_api.claim, name="api_bot_claim"),
+    path("api/bot/match/<id:match_id>/chat", bot_api.chat, name="api_bot_chat"),
+    path("api/challenge/<id:challenge_id>/accept", bot_api.challenge_accept, name="api_accept"),
+    path("api/challenge/<id:challenge_id>/decline", bot_api.challenge_decline, name="api_decline"),
+    path("api/challenge/<id:challenge_id>/cancel", bot_api.challenge_cancel, name="api_cancel"),
+    path("api/challenge/<str:username>", bot_api.challenge_create, name="api_challenge"),
 ]

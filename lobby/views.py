@@ -262,6 +262,19 @@ def members(request: HttpRequest) -> HttpResponse:
     )
 
 
+def bots(request: HttpRequest) -> HttpResponse:
+    """The bot accounts (SPEC §15): programs that play through the API, online ones first,
+    with their ratings; each links to its page, where members challenge it."""
+    from ratings.models import Scale
+
+    page, lines = selectors.bots_listed(request.GET.get("page"), timing.now())
+    return render(
+        request,
+        "lobby/bots.html",
+        {"page": page, "lines": lines, "scales": [Scale(s) for s in selectors.BOT_SCALES]},
+    )
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A member's page: their ratings, their matches (newest first, a page at a time), how
     many follow them and whom they follow (the lists for themselves only), a Challenge, a
@@ -292,6 +305,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "arenas": member_arenas(member),
             "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),
             "can_challenge": other and member.accepts_challenges and not blocking and not blocked,
+            # The Bots page's Challenge button opens the form (SPEC §15).
+            "challenge_open": "challenge" in request.GET,
             "followers_count": followers,
             "following_count": following,
             "follower_names": follower_names(member.pk) if own else None,

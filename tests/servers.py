@@ -308,3 +308,76 @@ class LiveSocket:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+class ApiStream:
+    """A stream of the bot API (SPEC §15) read as a program reads it: one JSON object a
+    line, empty lines kept (as ``None``) with the moment each line came."""
+
+    def __init__(self, server, path: str, token: str, timeout: float = 20):
+        import http.client
+
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+        self.connection.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        self.response = self.connection.getresponse()
+        self.lines: list[tuple[float, dict | None]] = []
+        self.ended = False
+
+    @property
+    def status(self) -> int:
+        return self.response.status
+
+    def read(self) -> dict | None:
+        """The next line: an object, or None for a keep-alive; raises ``EOFError`` once
+        the server has ended the stream."""
+        raw = self.response.readline()
+        if not raw:
+            self.ended = True
+            raise EOFError
+        data = json.loads(raw) if raw.strip() else None
+        self.lines.append((time.monotonic(), data))
+        return data
+
+    def next_object(self, predicate=lambda data: True) -> dict:
+        """The next object satisfying ``predicate`` (keep-alives and others skipped)."""
+        while True:
+            data = self.read()
+            if data is not None and predicate(data):
+                return data
+
+    def ends_within(self, seconds: float) -> bool:
+        """Whether the server ends the stream within ``seconds`` (lines read meanwhile are
+        kept)."""
+        deadline = time.monotonic() + seconds
+        self.connection.sock.settimeout(seconds)
+        try:
+            while time.monotonic() < deadline:
+                self.read()
+        except EOFError:
+            return time.monotonic() <= deadline
+        except OSError:  # timed out: still open
+            return False
+        return False
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def api_call(server, method: str, path: str, token: str | None, fields: dict | None = None):
+    """A call of the API with a token: (status, JSON answer)."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    body = urllib.parse.urlencode(fields or {}).encode() if method == "POST" else None
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    request = urllib.request.Request(server.url + path, data=body, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        text = error.read()
+        try:
+            return error.code, json.loads(text)
+        except ValueError:
+            return error.code, {"error": None, "text": text.decode(errors="replace")[:2000]}

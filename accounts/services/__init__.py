@@ -4,6 +4,8 @@
   and deleting an account;
 - ``people``: follows and blocks (SPEC §14);
 - ``reports``: a member's report of another, and a moderator closing it (SPEC §14);
+- ``tokens``: personal API tokens made and revoked, and the check of every API call
+  (SPEC §15);
 - ``audit``: the audit log's row each sanction by a moderator writes in its transaction
   (the games, ratings and lobby sanctions write theirs with it too).
 """
@@ -14,6 +16,7 @@ from accounts.services.members import (
     InvalidPreference,
     NotAllowed,
     member_ban,
+    member_bot_mark,
     member_delete,
     member_mute,
     member_preferences_update,
@@ -30,16 +33,25 @@ from accounts.services.reports import (
     report_close,
     report_file,
 )
+from accounts.services.tokens import (
+    TokenRefused,
+    token_authenticate,
+    token_create,
+    token_revoke,
+    token_still_valid,
+)
 
 __all__ = [
     "PREFERENCE_FIELDS",
     "REPORTS_PER_DAY",
     "InvalidPreference",
     "NotAllowed",
+    "TokenRefused",
     "audit_record",
     "block",
     "follow",
     "member_ban",
+    "member_bot_mark",
     "member_delete",
     "member_mute",
     "member_preferences_update",
@@ -51,6 +63,10 @@ __all__ = [
     "report_close",
     "report_file",
     "sanction_check",
+    "token_authenticate",
+    "token_create",
+    "token_revoke",
+    "token_still_valid",
     "unblock",
     "unfollow",
 ]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import events
 from accounts.models import AuditEntry, MemberWarning, Theme, User
-from accounts.selectors import may_sanction
+from accounts.selectors import bot_names_refresh, may_sanction
 from accounts.services.audit import audit_record
 from accounts.signals import member_banned, member_deleting
 
@@ -65,6 +65,20 @@ def member_preferences_update(
         changed.append("theme")
     if changed:
         member.save(update_fields=changed)
+    return member
+
+
+def member_bot_mark(*, member: User) -> User:
+    """Mark a member a bot account, for good (SPEC §15; the lobby's ``bot_upgrade`` checks
+    first that they may become one, under the same row lock). The names shown with the
+    BOT mark are read again after commit."""
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=member.pk)
+        if not locked.is_bot:
+            locked.is_bot = True
+            locked.save(update_fields=["is_bot"])
+            transaction.on_commit(bot_names_refresh)
+    member.is_bot = True
     return member
 
 

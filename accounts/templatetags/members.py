@@ -1,4 +1,5 @@
-"""``{% member_link name %}``: every username on the site links to the member's page.
+"""``{% member_link name %}``: every username on the site links to the member's page, a bot
+account's with the BOT mark before it (SPEC §15).
 ``{% seen_ago when now %}``: how long ago a member was last on the site."""
 
 from datetime import datetime
@@ -8,6 +9,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
+
+from accounts.selectors import bot_names
 
 register = template.Library()
 
@@ -25,13 +28,35 @@ AGO = [
 ]
 
 
-@register.simple_tag
-def member_link(username: str | None, css_class: str = "member"):
+@register.simple_tag(takes_context=True)
+def member_link(context, username: str | None, css_class: str = "member"):
+    return named_link(username, css_class, bot=bool(username) and username in _bots(context))
+
+
+def named_link(username: str | None, css_class: str = "member", *, bot: bool = False):
+    """A member's name linking to their page (``bot``: with the BOT mark before it)."""
     if not username:
         return format_html('<span class="{}">{}</span>', css_class, _("deleted member"))
-    return format_html(
+    link = format_html(
         '<a class="{}" href="{}">{}</a>', css_class, reverse("profile", args=[username]), username
     )
+    return format_html("{}{}", bot_mark(), link) if bot else link
+
+
+@register.simple_tag
+def bot_mark():
+    """The BOT mark before a bot account's name (a title, the same in every language)."""
+    return format_html(
+        '<span class="bot-mark" title="{}">BOT</span>', _("A program that plays through the API")
+    )
+
+
+def _bots(context) -> frozenset[str]:
+    """The bot accounts' names, read once per page (``accounts.selectors.bot_names``)."""
+    store = context.render_context
+    if "bot_names" not in store:
+        store["bot_names"] = bot_names()
+    return store["bot_names"]
 
 
 @register.simple_tag

@@ -24,8 +24,10 @@ def chat_post(
     user: User | None,
     text: str,
     now: datetime,
+    players_only: bool = False,
 ) -> ChatMessage:
     """Post a chat message. During rated matches spectators chat among themselves.
+    ``players_only``: only a player of the table may (a bot's chat over the API).
 
     The member's row is read afresh and locked: a mute or ban set a moment ago counts, and
     two sockets of one member take turns for the rate limit (a sliding window)."""
@@ -55,6 +57,8 @@ def chat_post(
             raise TableError("not_found", _("This table does not exist."))
         in_play = match["status"] in (Match.Status.PLAYING, Match.Status.BETWEEN_GAMES)
         spectator = seat_of(seats_for(match_id), member) is None
+        if spectator and players_only:
+            raise TableError("not_a_player", _("You are not playing at this table."))
         audience = (
             ChatMessage.Audience.SPECTATORS
             if match["rated"] and in_play and spectator

@@ -37,6 +37,11 @@ def practice_start(
 ) -> Match:
     """A single game against the computer at ``level`` on one of the practice boards; the
     member is A (moves first) or B. Unrated, with hints and takebacks."""
+    if member.is_bot:
+        raise TableError(
+            "not_allowed",
+            _("A bot account plays only the challenges it sends or accepts, through the API."),
+        )
     if board not in BOARDS:
         raise TableError("invalid", _("There is no such practice board."))
     if level not in LEVELS:

@@ -36,8 +36,11 @@ def socket_open(
     match_id: int | None,
     now: datetime,
     client: str | None = None,
+    api: bool = False,
 ) -> int | None:
-    """A socket opened (at a table, or on another page when ``match_id`` is None). Returns
+    """A socket opened (at a table, or on another page when ``match_id`` is None), or a
+    program's stream of the API (``api``, SPEC §15: the only presence of a bot account's
+    seat; it counts under the member's caps like a socket). Returns
     the member's seat at that table. A member holds at most ``SOCKETS_PER_TABLE`` sockets
     at one table and ``SOCKETS_PER_MEMBER`` in all; a visitor, by their address
     (``client``), ``VISITOR_SOCKETS_PER_TABLE`` and ``VISITOR_SOCKETS``, and a table takes
@@ -64,7 +67,7 @@ def socket_open(
             match_id is not None and counts["here"] >= settings.SOCKETS_PER_TABLE
         ):
             raise TableError("too_many_sockets", _("You have too many pages open."))
-        _presence_store(**opening, member_id=member.pk)
+        _presence_store(**opening, member_id=member.pk, api=api)
         if seat is not None:
             _shown(match_id, seat, now)  # a player's socket at their table: they know of it
     return seat
@@ -90,6 +93,7 @@ def _presence_store(
     seat: int | None,
     now: datetime,
     client: str | None = None,
+    api: bool = False,
 ) -> None:
     Presence.objects.create(
         channel_name=channel_name,
@@ -99,6 +103,7 @@ def _presence_store(
         client=client,
         opened_at=now,
         last_seen=now,
+        api=api,
     )
 
 
@@ -144,12 +149,12 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         # Whose each socket is, not the seat it opened at: seats change while a table
         # waits (someone leaves, the match starts in the final order).
         sockets = [
-            (member, seen, closed or seen <= horizon, name)
-            for name, member, seen, closed in Presence.objects.filter(
+            (member, seen, closed or seen <= horizon, name, api)
+            for name, member, seen, closed, api in Presence.objects.filter(
                 match_id=match_id
-            ).values_list("channel_name", "member_id", "last_seen", "closed")
+            ).values_list("channel_name", "member_id", "last_seen", "closed", "api")
         ]
-        gone = [name for _, _, is_gone, name in sockets if is_gone]
+        gone = [name for _, _, is_gone, name, _ in sockets if is_gone]
         if gone:  # read once: how long a seat has been left is known from here on
             Presence.objects.filter(channel_name__in=gone).delete()
         changed = False
@@ -157,8 +162,12 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
         for index, row in enumerate(seats):
             if row.bot_level or row.member_id is None:
                 continue  # the computer is always there; a deleted member never
+            # A bot account is present through its program's streams only (SPEC §15): its
+            # pages at the table are a spectator's.
             mine = [
-                (seen, is_gone) for member, seen, is_gone, _ in sockets if member == row.member_id
+                (seen, is_gone)
+                for member, seen, is_gone, _, api in sockets
+                if member == row.member_id and (api or not row.member_bot)
             ]
             connected = any(not is_gone for _, is_gone in mine)
             if connected == row.connected:
@@ -173,7 +182,7 @@ def presence_refresh(*, match_id: int, now: datetime) -> bool:
             seats[index] = row._replace(connected=connected, absent_since=absent_since)
             changed = True
         spectators = sum(
-            1 for member, _, is_gone, _ in sockets if not is_gone and member not in players
+            1 for member, _, is_gone, _, _ in sockets if not is_gone and member not in players
         )
         counted = spectators != match.spectators
         if counted:

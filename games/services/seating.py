@@ -171,6 +171,7 @@ def _seat(
             member is None,
             None if member is None else now,
             bot_level=bots.get(index),
+            member_bot=member is not None and member.is_bot,
         )
         for index, member in seated
     ]

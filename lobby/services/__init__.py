@@ -11,6 +11,7 @@ withdraws them (SPEC §10), by job:
 - ``arena_play``: an arena's entrants paired, and its matches scored as they end;
 - ``arena_rescoring``: an arena's results worked out again when ratings were
   recalculated (an annulment);
+- ``bots``: a member becomes a bot account (SPEC §15);
 - ``reports``: a member's report of another, checked against the tables (SPEC §14).
 
 One transaction each; matches start through ``games.services.match_create``.
@@ -28,6 +29,7 @@ from lobby.services.arenas import (
     arenas_advance,
     arenas_schedule,
 )
+from lobby.services.bots import bot_upgrade
 from lobby.services.challenges import (
     challenge_accept,
     challenge_cancel,
@@ -62,6 +64,7 @@ __all__ = [
     "arenas_pair",
     "arenas_rescore",
     "arenas_schedule",
+    "bot_upgrade",
     "challenge_accept",
     "challenge_cancel",
     "challenge_decline",

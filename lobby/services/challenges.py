@@ -33,7 +33,7 @@ def challenge_send(
     now: datetime,
 ) -> Challenge:
     """Challenge a member to a table with these settings; they are told at once."""
-    member_check(challenger, now)
+    member_check(challenger, now, bots=True)
     if challenged.pk == challenger.pk:
         raise TableError("not_allowed", _("You cannot challenge yourself."))
     if VARIANTS.get(variant) is not None and VARIANTS[variant].seats != 2:
@@ -132,7 +132,7 @@ def _answer(challenge: Challenge, status: str, now: datetime) -> None:
 
 def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match:
     """The challenged member accepts: the match starts at once for both."""
-    member_check(member, now)
+    member_check(member, now, bots=True)
     _expire(challenge_id, now)
     with transaction.atomic():
         challenge = _pending(challenge_id, now)

@@ -14,11 +14,18 @@ from games.errors import TableError
 from lobby.selectors import waiting_count
 
 
-def member_check(member: User | None, now: datetime) -> User:
+def member_check(member: User | None, now: datetime, *, bots: bool = False) -> User:
+    """A member who may take a seat this way. A bot account (SPEC §15) plays only the
+    challenges it sends or accepts (``bots``): no tables, no Play now, no arenas."""
     if member is None or not member.is_authenticated:
         raise TableError("not_allowed", _("Log in to take a seat."))
     if member.is_banned(now):
         raise TableError("not_allowed", _("A banned member cannot play."))
+    if member.is_bot and not bots:
+        raise TableError(
+            "not_allowed",
+            _("A bot account plays only the challenges it sends or accepts, through the API."),
+        )
     return member
 
 

@@ -1,7 +1,7 @@
 from django import template
 from django.utils.html import format_html
 
-from accounts.templatetags.members import member_link
+from accounts.templatetags.members import named_link
 
 register = template.Library()
 
@@ -23,7 +23,9 @@ def seat_link(seat, seats=()):
     """A seat's player as the site names them (SPEC §10): the member's link, or "Computer
     (level N)" with the seat's letter when several computers share the table."""
     if not seat.bot_level:
-        return member_link(seat.member.username if seat.member_id else None)
+        if not seat.member_id:
+            return named_link(None)
+        return named_link(seat.member.username, bot=seat.member.is_bot)
     name = seat.display_name
     if sum(1 for other in seats if other.bot_level) > 1:
         name = f"{name} ({seat.letter})"

@@ -96,7 +96,9 @@ def test_the_api_lists_waiting_public_tables(client, make_member):
     first = tables[0]
     assert first["variant"] == "fast" and first["clock"] == "3+2" and first["format"] == "match"
     assert first["rated"] is True and first["free_seats"] == 1
-    assert first["seats"] == [{"seat": "A", "username": "zhost0", "bot": None, "rating": None}]
+    assert first["seats"] == [
+        {"seat": "A", "username": "zhost0", "title": None, "bot": None, "rating": None}
+    ]
     assert first["created"].startswith("20") and "T" in first["created"]
 
 

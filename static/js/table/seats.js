@@ -54,12 +54,15 @@ export function namesOf(state, letters, texts) {
 }
 
 /** A member's name as a link to their page (in the page's language), or the page's text
-    for a deleted member. */
+    for a deleted member; a bot account's with the BOT mark before it (SPEC §15). */
 export function memberLink(state, letter, texts) {
   const seat = state.match.seats[seatIndex(letter)];
   if (seat && seat.bot) return el("span", "member bot", texts.t("bot", { level: seat.bot }));
   if (!seat || !seat.username) return el("span", "member deleted", texts.t("deleted"));
-  return userLink(seat.username);
+  if (seat.title !== "BOT") return userLink(seat.username);
+  const named = el("span", "titled");
+  named.append(el("span", "bot-mark", "BOT"), userLink(seat.username));
+  return named;
 }
 
 /** A link to the page of the member with this username. */
