@@ -116,6 +116,9 @@ def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("PO
         @csrf_exempt
         @wraps(view)
         async def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            # Stamped as it reaches the view, before waiting for a thread: a move's time
+            # for the clock, as the socket stamps a frame when it arrives.
+            request.received_at = timing.now()
             return await off_loop(acting)(request, *args, **kwargs)
 
         def acting(request: HttpRequest, *args, **kwargs) -> HttpResponse:

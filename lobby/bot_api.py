@@ -85,7 +85,7 @@ def account_upgrade(request: HttpRequest, token: ApiToken) -> JsonResponse:
 def move(request: HttpRequest, token: ApiToken, match_id: int, colour: str) -> JsonResponse:
     """``POST /api/bot/match/<id>/move/<colour>`` with ``ply``: as the socket's ``move``
     (``games.services.move_play``); stamped as it arrives, for the clock."""
-    received_at = timing.now()
+    received_at = request.received_at
 
     def play():
         parsed = protocol.message(
