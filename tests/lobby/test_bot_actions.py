@@ -156,7 +156,7 @@ def test_refusals_of_challenges_and_their_answers(client, people, make_member):
     assert (twice.status_code, twice.json()["error"]) == (403, "not_allowed")
     for fields, code in [
         ({"variant": "chess"}, "invalid"),
-        ({"variant": "fast", "clock": "9+9"}, "invalid"),
+        ({"variant": "fast", "clock": "9+31"}, "invalid"),  # at most 30 s a move
         ({"variant": "fast", "rated": "true"}, "invalid"),  # rated needs a clock
         ({"variant": "four"}, "invalid"),
         ({"variant": "fast", "format": "marathon"}, "invalid"),

@@ -68,7 +68,9 @@ def test_the_lobby_shows_the_computer_as_host_and_no_cancel_to_a_visitor(client)
     assert "Computer (level 2)" in waiting
     api = client.get("/api/tables/").json()["tables"]
     assert api[0]["host"] is None
-    assert api[0]["seats"] == [{"seat": "A", "username": None, "bot": 2, "rating": None}]
+    assert api[0]["seats"] == [
+        {"seat": "A", "username": None, "title": None, "bot": 2, "rating": None}
+    ]
 
 
 def test_the_beat_task_keeps_it_only_where_the_demo_asks(settings):
