@@ -127,6 +127,24 @@ def live_matches(limit: int = 50) -> list[Match]:
     return list(_on_show().exclude(house=Match.House.TV).prefetch_related(seats)[:limit])
 
 
+def unseen_table(member_id: int) -> str | None:
+    """The table (neutral URL) of a match the member plays in and was never shown
+    (``Seat.shown_at``), the newest: a challenge accepted, or a pairing made, while no page
+    of theirs had its socket open to hear the notice. Their next page's socket sends them
+    there (``lobby.consumers.SiteConsumer``)."""
+    match = (
+        Match.objects.filter(
+            status=Match.Status.PLAYING,
+            seats__member_id=member_id,
+            seats__shown_at=None,
+        )
+        .only("pk", "private", "token")
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+    return state.table_url(match, neutral=True) if match is not None else None
+
+
 def _on_show():
     """Matches anyone may watch being played: public, in play, not practice."""
     active = [Match.Status.PLAYING, Match.Status.BETWEEN_GAMES]

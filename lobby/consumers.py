@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 from django.utils.translation import gettext_lazy as _
 
-from games import protocol
+from games import protocol, selectors
 from games.errors import TableError
 from games.events import LOBBY_GROUP
 from games.sockets import MemberSocket, Opening
@@ -25,9 +25,19 @@ class SiteConsumer(MemberSocket):
         self.lobby = query.get("lobby") == ["1"]
         await super().connect()
 
+    def _first(self, seat, box):
+        """A table of the member's they were never shown (``selectors.unseen_table``):
+        the notice that it started may have gone out before this socket opened (a bot
+        accepts a challenge at once, as the challenger's page loads)."""
+        if self.member is None or self.member.is_bot:
+            return None
+        return selectors.unseen_table(self.member.pk)
+
     async def opened(self, opening: Opening) -> None:
         if self.lobby:
             await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        if opening.first is not None:
+            await self.send_json({"type": "notify", "kind": "started", "url": opening.first})
 
     async def disconnect(self, code: int) -> None:
         if self.opened_ok and self.lobby:

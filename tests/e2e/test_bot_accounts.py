@@ -46,8 +46,8 @@ def test_a_bot_is_found_challenged_and_marked(browser, site, login, make_member)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(error))
-    page.goto(site.url + "/")
-    page.get_by_role("link", name="Bots", exact=True).click()
+    page.goto(site.url + "/members/")
+    page.locator("#bots-link").click()
     row = page.locator("#bots tr[data-bot='robo']")
     expect(row.locator(".bot-mark")).to_have_text("BOT")
     expect(page.locator("#bots tbody tr")).to_have_count(1)  # alice is no bot

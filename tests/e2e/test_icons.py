@@ -64,13 +64,19 @@ def won_twice_then_finished(alice, bob, cat, dan):
 
 def drawn(locator):
     """The icon is on the page and has a box of its own: not an empty glyph or a 0×0. The
-    box is read in the page in one step: the arena page may draw its standings again
-    meanwhile (``arena.js`` fetches them as its socket opens)."""
+    arena page may draw its standings again meanwhile (``arena.js`` fetches them as its
+    socket opens, and htmx swaps them in), so an icon found just before a swap can be read
+    after it left the page: such a reading is taken again on the icon now in its place."""
     expect(locator).to_be_visible()
-    box = locator.evaluate(
-        "e => { const r = e.getBoundingClientRect(); return [r.width, r.height]; }"
-    )
-    assert box[0] >= 8 and box[1] >= 8, box
+    for _ in range(50):
+        width, height, connected = locator.evaluate(
+            "e => { const r = e.getBoundingClientRect();"
+            " return [r.width, r.height, e.isConnected]; }"
+        )
+        if connected:
+            break
+    assert connected
+    assert width >= 8 and height >= 8, (width, height)
 
 
 def test_fire_berserk_and_the_podium_are_svg_icons(browser, site, make_member, screenshot):

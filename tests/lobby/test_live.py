@@ -30,3 +30,49 @@ async def test_a_table_opened_on_one_process_appears_live_on_the_other(daphnes, 
     assert notice["kind"] == "challenge" and notice["from"] == "alice"
     for socket in (watcher, bobs):
         await socket.close()
+
+
+async def test_a_table_started_while_no_page_listened_is_shown_by_the_next_page(
+    daphnes, make_member
+):
+    """The challenged member accepts before the challenger's page has its socket (a bot
+    does it at once): the next socket of the challenger's sends them to the table, until a
+    page of that table was shown to them."""
+    import urllib.request
+
+    from django.utils import timezone
+
+    from lobby import services as lobby
+
+    alice = await sync_to_async(make_member)("alice")
+    bob = await sync_to_async(make_member)("bob")
+    now = timezone.now()
+    challenge = await sync_to_async(lobby.challenge_send)(
+        challenger=alice,
+        challenged=bob,
+        variant="fast",
+        clock="3+2",
+        single_game=False,
+        rated=False,
+        now=now,
+    )
+    match = await sync_to_async(lobby.challenge_accept)(
+        challenge_id=challenge.pk, member=bob, now=now
+    )
+    cookie = await sync_to_async(session_cookie)(alice)
+    alices = await LiveSocket.open(daphnes[0], "/ws/site/", cookie)
+    notices = [m for m in alices.received if m["type"] == "notify"]
+    assert notices == [{"type": "notify", "kind": "started", "url": f"/match/{match.pk}/"}]
+    await alices.close()
+
+    # Bob, who accepted, is sent there too until he loads it; alice loads it now.
+    bobs = await LiveSocket.open(daphnes[1], "/ws/site/", await sync_to_async(session_cookie)(bob))
+    assert [m.get("kind") for m in bobs.received if m["type"] == "notify"] == ["started"]
+    await bobs.close()
+    request = urllib.request.Request(
+        daphnes[1].url + f"/match/{match.pk}/", headers={"Cookie": cookie}
+    )
+    assert (await sync_to_async(urllib.request.urlopen)(request)).status == 200
+    again = await LiveSocket.open(daphnes[1], "/ws/site/", cookie)
+    assert [m["type"] for m in again.received] == ["pong"]
+    await again.close()
