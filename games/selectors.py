@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +18,7 @@ from games.engine import Position, replay
 from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
-from games.models import SEAT_LETTERS, Analysis, ChatMessage, Match, Seat
+from games.models import SEAT_LETTERS, Analysis, Challenge, ChatMessage, Match, Seat
 from ratings.selectors import match_rating_changes
 
 CHAT_HISTORY = 100
@@ -127,22 +127,32 @@ def live_matches(limit: int = 50) -> list[Match]:
     return list(_on_show().exclude(house=Match.House.TV).prefetch_related(seats)[:limit])
 
 
-def unseen_table(member_id: int) -> str | None:
-    """The table (neutral URL) of a match the member plays in and was never shown
-    (``Seat.shown_at``), the newest: a challenge accepted, or a pairing made, while no page
-    of theirs had its socket open to hear the notice. Their next page's socket sends them
+#: how long after a challenge of theirs was accepted a member's next page still sends them
+#: to its table if they were never shown it (``unseen_table``)
+ACCEPTED_UNSEEN_SECONDS = 60
+
+
+def unseen_table(member_id: int, *, now: datetime) -> str | None:
+    """The table (neutral URL) of a challenge of the member's accepted in the last
+    ``ACCEPTED_UNSEEN_SECONDS``, in play, that they were never shown (``Seat.shown_at``):
+    it was accepted while no page of theirs had its socket open to hear the notice (a bot
+    accepts at once, as the challenger's page loads). Their next page's socket sends them
     there (``lobby.consumers.SiteConsumer``)."""
-    match = (
-        Match.objects.filter(
-            status=Match.Status.PLAYING,
-            seats__member_id=member_id,
-            seats__shown_at=None,
+    challenge = (
+        Challenge.objects.filter(
+            challenger_id=member_id,
+            status=Challenge.Status.ACCEPTED,
+            answered_at__gte=now - timedelta(seconds=ACCEPTED_UNSEEN_SECONDS),
+            match__status=Match.Status.PLAYING,
+            match__seats__member_id=member_id,
+            match__seats__shown_at=None,
         )
-        .only("pk", "private", "token")
-        .order_by("-started_at", "-pk")
+        .select_related("match")
+        .only("match__private", "match__token")
+        .order_by("-answered_at")
         .first()
     )
-    return state.table_url(match, neutral=True) if match is not None else None
+    return state.table_url(challenge.match, neutral=True) if challenge is not None else None
 
 
 def _on_show():

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 from django.utils.translation import gettext_lazy as _
 
-from games import protocol, selectors
+from games import protocol, selectors, timing
 from games.errors import TableError
 from games.events import LOBBY_GROUP
 from games.sockets import MemberSocket, Opening
@@ -26,12 +26,12 @@ class SiteConsumer(MemberSocket):
         await super().connect()
 
     def _first(self, seat, box):
-        """A table of the member's they were never shown (``selectors.unseen_table``):
-        the notice that it started may have gone out before this socket opened (a bot
-        accepts a challenge at once, as the challenger's page loads)."""
+        """The table of a challenge of the member's just accepted that they were never
+        shown (``selectors.unseen_table``): the notice that it started may have gone out
+        before this socket opened (a bot accepts at once, as the challenger's page loads)."""
         if self.member is None or self.member.is_bot:
             return None
-        return selectors.unseen_table(self.member.pk)
+        return selectors.unseen_table(self.member.pk, now=timing.now())
 
     async def opened(self, opening: Opening) -> None:
         if self.lobby:

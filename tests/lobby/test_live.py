@@ -37,11 +37,12 @@ async def test_a_table_started_while_no_page_listened_is_shown_by_the_next_page(
 ):
     """The challenged member accepts before the challenger's page has its socket (a bot
     does it at once): the next socket of the challenger's sends them to the table, until a
-    page of that table was shown to them."""
+    page of that table was shown to them; a match started another way does not."""
     import urllib.request
 
     from django.utils import timezone
 
+    from games import services
     from lobby import services as lobby
 
     alice = await sync_to_async(make_member)("alice")
@@ -65,9 +66,10 @@ async def test_a_table_started_while_no_page_listened_is_shown_by_the_next_page(
     assert notices == [{"type": "notify", "kind": "started", "url": f"/match/{match.pk}/"}]
     await alices.close()
 
-    # Bob, who accepted, is sent there too until he loads it; alice loads it now.
+    # Bob accepted on a page of his (its answer took him there): only the challenger is
+    # sent. Once alice has loaded the table, her pages no longer send her.
     bobs = await LiveSocket.open(daphnes[1], "/ws/site/", await sync_to_async(session_cookie)(bob))
-    assert [m.get("kind") for m in bobs.received if m["type"] == "notify"] == ["started"]
+    assert [m["type"] for m in bobs.received] == ["pong"]
     await bobs.close()
     request = urllib.request.Request(
         daphnes[1].url + f"/match/{match.pk}/", headers={"Cookie": cookie}
@@ -76,3 +78,13 @@ async def test_a_table_started_while_no_page_listened_is_shown_by_the_next_page(
     again = await LiveSocket.open(daphnes[1], "/ws/site/", cookie)
     assert [m["type"] for m in again.received] == ["pong"]
     await again.close()
+
+    # A match made for carol and dan (an arena's pairing, say), never shown: no sending.
+    carol = await sync_to_async(make_member)("carol")
+    dan = await sync_to_async(make_member)("dan")
+    await sync_to_async(services.match_create)(variant="fast", members=[carol, dan], now=now)
+    carols = await LiveSocket.open(
+        daphnes[0], "/ws/site/", await sync_to_async(session_cookie)(carol)
+    )
+    assert [m["type"] for m in carols.received] == ["pong"]
+    await carols.close()
