@@ -47,6 +47,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -843,23 +844,25 @@ async def visitor_flood(
     return len(opened), states
 
 
-class _flooder:
-    """``visitor_flood`` in a forked process, started now; ``result()`` waits for it."""
+class _forked:
+    """``flood(stop_at)``, a coroutine function, run in a forked process, started now;
+    ``result()`` waits for what it returns. A flood runs apart from the players: on their
+    event loop (and under their GIL) its traffic would delay the players' own reading of
+    the states, which is what is measured."""
 
-    def __init__(self, servers: Servers, match_id: int, seconds: float, addresses: int) -> None:
+    def __init__(self, flood, stop_at: float) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
         self.answers = context.Queue()
-        stop_at = time.monotonic() + seconds  # the monotonic clock is the machine's
 
-        def work(answers) -> None:
-            answers.put(asyncio.run(visitor_flood(servers, match_id, stop_at, addresses)))
+        def work(answers) -> None:  # the monotonic clock is the machine's: stop_at holds
+            answers.put(asyncio.run(flood(stop_at)))
 
         self.process = context.Process(target=work, args=(self.answers,))
         self.process.start()
 
-    def result(self) -> tuple[int, int]:
+    def result(self):
         answer = self.answers.get(timeout=120)
         self.process.join(timeout=30)
         return answer
@@ -888,7 +891,14 @@ def visitor_flood_phase(tables, seconds: float) -> None:
 
             # The visitors run in a process of their own: on the players' event loop their
             # traffic would delay the players' own reading of the states.
-            flooder = _flooder(servers, rows[0][0], seconds, addresses) if addresses else None
+            flooder = (
+                _forked(
+                    partial(visitor_flood, servers, rows[0][0], addresses=addresses),
+                    time.monotonic() + seconds,
+                )
+                if addresses
+                else None
+            )
             others, flooded = asyncio.run(run())
             admitted, states = flooder.result() if flooder else (0, 0)
             print(
@@ -962,30 +972,65 @@ def post(url: str, cookie: str, data: dict | None = None) -> int:
         return refused.code
 
 
+class _Apart:
+    """Two Daphne processes as docs/deploy.md's proxy uses them with pages apart: the
+    players' sockets (and every ``ws`` URL) on the first, the pages (every ``http`` URL)
+    on the second; ``APART=0`` in the environment: both on one process."""
+
+    def __init__(self, servers: Servers) -> None:
+        self.servers = servers
+        self.apart = len(servers.ports) > 1
+
+    def url(self, index: int, path: str, scheme: str = "ws") -> str:
+        return self.servers.url(1 if self.apart and scheme == "http" else 0, path, scheme)
+
+    def cpu_seconds(self, kind: str = "both") -> float:
+        return self.servers.cpu_seconds(kind)
+
+    def stop(self) -> None:
+        self.servers.stop()
+
+
+def _flood_servers() -> _Apart:
+    return _Apart(Servers(1 if os.environ.get("APART") == "0" else 2, "pubsub"))
+
+
+#: rounds of a flood's comparison: without and with, one after the other, each time
+FLOOD_ROUNDS = 3
+
+
 def _flood_compare(label: str, servers: Servers, tables, seconds: float, flood) -> None:
     """p99 of moves at 20 tables as people play, without and then with ``flood(stop_at)``
-    (a coroutine returning a line to print), in one run."""
-    results = []
-    for flooding in (False, True):
-        rows = new_tables(tables)[:20]
-
-        async def run(rows=rows, flooding=flooding):
+    (a coroutine returning a line to print; run in a process of its own), in one run:
+    ``FLOOD_ROUNDS`` times in turn, the round trips of each side pooled (the p99 of some
+    600 moves alone moves by 2-3x from one 30 s run to the next on a quiet machine)."""
+    pooled: dict[bool, list[float]] = {False: [], True: []}
+    errors = {False: 0, True: 0}
+    for round_ in range(1, FLOOD_ROUNDS + 1):
+        for flooding in (False, True):
+            rows = new_tables(tables)[:20]
             stop_at = time.monotonic() + seconds
-            work = flood(stop_at) if flooding else asyncio.sleep(0, "")
-            (tally, _, _), said = await asyncio.gather(
-                play(servers, rows, (0.5, 1.5), seconds), work
+            flooder = _forked(flood, stop_at) if flooding else None
+            tally, _, _ = asyncio.run(play(servers, rows, (0.5, 1.5), seconds))
+            said = flooder.result() if flooder else ""
+            pooled[flooding] += tally.round_trips
+            errors[flooding] += tally.errors or 0
+            print(
+                f"  round {round_}, {'with' if flooding else 'without'} the {label}: "
+                f"{tally.moves} moves, p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms,"
+                f" p99 {percentile(tally.round_trips, 0.99) * 1000:.0f} ms"
+                + (f"; {said}" if flooding else "")
             )
-            return tally, said
-
-        tally, said = asyncio.run(run())
-        p99 = percentile(tally.round_trips, 0.99) * 1000
-        results.append(p99)
+    p99 = {}
+    for flooding in (False, True):
+        trips = pooled[flooding]
+        p99[flooding] = percentile(trips, 0.99) * 1000
         print(
-            f"  {'with' if flooding else 'without'} the {label}: {tally.moves} moves, "
-            f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
-            f"errors {tally.errors or 0}" + (f"; {said}" if flooding else "")
+            f"  {'with' if flooding else 'without'} the {label}, pooled: {len(trips)} moves, "
+            f"p50 {percentile(trips, 0.5) * 1000:.0f} ms, p99 {p99[flooding]:.0f} ms, "
+            f"errors {errors[flooding]}"
         )
-    print(f"  p99 with the {label} / without: {results[1] / results[0]:.2f}")
+    print(f"  p99 with the {label} / without: {p99[True] / p99[False]:.2f}")
 
 
 def arena_flood_phase(tables, seconds: float) -> None:
@@ -1004,7 +1049,7 @@ def arena_flood_phase(tables, seconds: float) -> None:
     lobby.arenas_advance(now=now)
     flooders = [member_cookie(f"load-arena-{i}")[1] for i in range(3)]
     watchers = [member_cookie(f"load-watch-{i}")[1] for i in range(20)]
-    servers = Servers(1, "pubsub")
+    servers = _flood_servers()
 
     async def flood(stop_at: float) -> str:
         answers: dict[int, int] = {}
@@ -1085,7 +1130,7 @@ def analysis_flood_phase(tables, seconds: float) -> None:
         )
         for command in analysis_workers(sys.executable)
     ]
-    servers = Servers(1, "pubsub")
+    servers = _flood_servers()
 
     async def flood(stop_at: float) -> str:
         answers: dict[str, int] = {}

@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
+import gc
 import os
+from pathlib import Path
 
 from django.core.asgi import get_asgi_application
 
@@ -23,3 +25,31 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+def settle() -> None:
+    """Load now what a process's first requests would load lazily (every view through the
+    URL patterns, every template, every language's translations), then take all of it out
+    of the garbage collector's sight (``gc.freeze``). A full collection then walks only
+    what the process made since: walking the loaded site took 50-150 ms on these 2-core
+    machines, a pause paid by whichever move met it (docs/performance.md, "Floods").
+    ``GC_FREEZE=0`` leaves the collector as Python has it."""
+    from django.conf import settings
+    from django.template import engines
+    from django.urls import get_resolver
+    from django.utils import translation
+
+    len(get_resolver().url_patterns)  # imports every view
+    engine = engines["django"]
+    for folder in settings.TEMPLATES[0]["DIRS"]:
+        for path in Path(folder).rglob("*.html"):
+            engine.get_template(str(path.relative_to(folder)))
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            translation.gettext("Lobby")
+    gc.collect()
+    gc.freeze()
+
+
+if os.environ.get("GC_FREEZE", "1") != "0":
+    settle()

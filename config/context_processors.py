@@ -27,14 +27,18 @@ def site(request: HttpRequest) -> dict:
         "ping_ms": int(settings.PRESENCE_PING_SECONDS * 1000),
         "variant_keys": VARIANT_KEYS,
         "local_mailbox": settings.LOCAL_MAILBOX,
-        "language_links": [
-            {
-                "code": code,
-                "name": get_language_info(code)["name_local"],
-                "url": translate_url(path, code),
-            }
-            for code, _name in settings.LANGUAGES
-        ],
+        # Worked out only when a template shows them (a page's layout; not the fragments
+        # that lists and standings fetch again and again: six URL translations each).
+        "language_links": SimpleLazyObject(
+            lambda: [
+                {
+                    "code": code,
+                    "name": get_language_info(code)["name_local"],
+                    "url": translate_url(path, code),
+                }
+                for code, _name in settings.LANGUAGES
+            ]
+        ),
     }
 
 

@@ -17,7 +17,6 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
@@ -29,6 +28,7 @@ from accounts.models import ApiToken
 from accounts.services import TokenRefused, token_authenticate
 from accounts.services.tokens import bearer
 from games import timing
+from games.sockets import off_loop
 
 logger = logging.getLogger(__name__)
 
@@ -94,16 +94,6 @@ def refusal_response(request: HttpRequest, refusal: Refusal, member=None) -> Jso
     with translation.override(member_language(request, member)):
         status = refusal.status if isinstance(refusal, TokenRefused) else None
         return api_error(refusal.code, refusal.message, status=status)
-
-
-def off_loop(function):
-    """``function`` as a coroutine, run on a thread of a shared pool with Django's care of
-    its connection (Channels' ``database_sync_to_async``, not thread-sensitive). Django
-    gives each HTTP request a thread of its own for thread-sensitive work, and a thread's
-    database connection is its own: a call of the API would open a connection each time,
-    and a stream, which lives for minutes, would hold a thread and a connection all along.
-    The pool's few threads keep theirs (``CONN_MAX_AGE``)."""
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("POST",)):

@@ -50,12 +50,12 @@ from games import events, selectors, services, state, timing
 from games.access import seat_of, seats_for
 from games.consumers import refresh_captured
 from games.models import Challenge, Match
+from games.sockets import off_loop
 from lobby import selectors as lobby_selectors
 from lobby.api_access import (
     api_error,
     authenticate,
     member_language,
-    off_loop,
     refusal_response,
 )
 
