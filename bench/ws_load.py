@@ -221,10 +221,17 @@ class Tally:
     round_trips: list[float] = field(default_factory=list)
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    #: moves refused ``game_over``: the game had ended before they arrived (at people's
+    #: pace on a Fast clock, the mover's time or the opponent's ran out while thinking):
+    #: the site refusing what it must, counted apart from the errors
+    late: int = 0
     #: round trips count from here (after the sockets connected): the steady state
     measure_from: float = 0.0
 
     def error(self, code: str) -> None:
+        if code == "game_over":
+            self.late += 1
+            return
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
@@ -606,7 +613,7 @@ def people_phase(tables, count: int, seconds: float) -> None:
     """(e): ``count`` tables at people's pace (2-6 s a move) over two processes."""
     print(f"\n(e) at people's pace: {count} tables, think 2-6 s, two processes,")
     print("a table's players on one process, arriving over the first fifth; pub/sub layer")
-    print("processes  tables  moves  p50 ms  p99 ms  max ms  CPU ms/move  errors")
+    print("processes  tables  moves  p50 ms  p99 ms  max ms  CPU ms/move  late  errors")
     servers = Servers(2, "pubsub")
     try:
         tables = new_tables(tables[:count])
@@ -619,7 +626,7 @@ def people_phase(tables, count: int, seconds: float) -> None:
             f"{percentile(tally.round_trips, 0.5) * 1000:6.0f}  "
             f"{percentile(tally.round_trips, 0.99) * 1000:6.0f}  "
             f"{max(tally.round_trips, default=0) * 1000:6.0f}  "
-            f"{cpu * 1000 / max(moves, 1):11.2f}  {tally.errors or 0}"
+            f"{cpu * 1000 / max(moves, 1):11.2f}  {tally.late:4}  {tally.errors or 0}"
         )
     finally:
         servers.stop()

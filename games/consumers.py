@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
@@ -30,7 +31,7 @@ from accounts.selectors import blocked_ids, blocked_members
 from games import events, protocol, selectors, services, state, timing
 from games.errors import TableError
 from games.events import table_group
-from games.sockets import MemberSocket, Opening, off_loop
+from games.sockets import MemberSocket, Opening
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ def _start_refresh(match_id: int) -> None:
 
 async def _refresh(match_id: int, table: _Table) -> None:
     try:
-        box = await off_loop(refresh_captured)(match_id)
+        box = await database_sync_to_async(refresh_captured)(match_id)
         await events.flush(box)
     except Exception:
         logger.exception("presence refresh of table %s failed", match_id)
@@ -155,7 +156,7 @@ def _deadline_due(match_id: int, deadline: str) -> None:
 
 async def _tick(match_id: int, deadline: str) -> None:
     try:
-        box = await off_loop(tick_captured)(match_id, deadline)
+        box = await database_sync_to_async(tick_captured)(match_id, deadline)
         await events.flush(box)
     except Exception:
         logger.exception("deadline of table %s failed", match_id)
@@ -288,7 +289,7 @@ class TableConsumer(MemberSocket):
 
     async def send_state(self, *, force: bool = False) -> None:
         """The table's state read now (``sync``)."""
-        event = await off_loop(selectors.table_event)(self.table_id)
+        event = await database_sync_to_async(selectors.table_event)(self.table_id)
         if event is not None:
             await self.send_personal(event, force=force)
 
@@ -327,7 +328,7 @@ class TableConsumer(MemberSocket):
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play
         if self.member is not None and self.hidden is None:
-            self.hidden = frozenset(await off_loop(blocked_ids)(self.member.pk))
+            self.hidden = frozenset(await database_sync_to_async(blocked_ids)(self.member.pk))
         if self.hidden and event["author"] in self.hidden:
             return  # a member this one blocked (SPEC §14)
         await self.send_json(event["message"])
@@ -336,6 +337,6 @@ class TableConsumer(MemberSocket):
         """The member blocked or unblocked someone: whose chat is hidden, read again, and
         the page hides the lines already shown of whom it names (``chat_hide``)."""
         if self.member is not None:
-            blocked = await off_loop(blocked_members)(self.member.pk)
+            blocked = await database_sync_to_async(blocked_members)(self.member.pk)
             self.hidden = frozenset(blocked)
             await self.send_json({"type": "chat_hide", "usernames": sorted(blocked.values())})

@@ -4,11 +4,10 @@ docs/protocol.md.
 
 A subclass says which table it serves (``table_id``, None elsewhere), what to do once
 open (``opened``) and how to handle a parsed message (``handle``). Every service runs
-through ``act``: the member's standing is checked (``standing``), the service runs on a
-thread of the event loop's pool (``off_loop``: Channels'
-``database_sync_to_async``, not thread-sensitive, so sockets do not wait in one line
-for one thread), and the events it committed are sent from this event loop
-afterwards.
+through ``act``: the member's standing is checked (``standing``), the service runs through
+Channels' ``database_sync_to_async`` (thread-sensitive, as it comes: a process's sockets
+share one database thread and its connection), and the events it committed are sent
+from this event loop afterwards.
 """
 
 from __future__ import annotations
@@ -53,19 +52,6 @@ def _action_slots() -> asyncio.Semaphore:
     if _actions is None:
         _actions = asyncio.Semaphore(settings.DB_QUEUE_LIMIT)
     return _actions
-
-
-def off_loop(function):
-    """``function`` as a coroutine run by Channels' ``database_sync_to_async`` (which
-    closes connections past ``CONN_MAX_AGE`` around each call, as a request would) on the
-    event loop's shared pool of threads: not thread-sensitive. Thread-sensitive calls from
-    consumers all run on one thread per process (asgiref's single thread; an HTTP request
-    has a thread of its own), so every socket's database work would wait in one line, each
-    call for the PostgreSQL round trips of the ones before it. The pool's few threads keep
-    their connections. Used by the sockets and by the bot API's views and streams; what
-    holds a connection for long (a stream) or must be bounded (members' actions: ``act``)
-    is bounded by its caller."""
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +109,7 @@ class MemberSocket(AsyncWebsocketConsumer):
         try:
             self.member = await self.standing(opening=True)
             self.language = self._language()
-            opening = await off_loop(self._open)(refresh)
+            opening = await database_sync_to_async(self._open)(refresh)
         except TableError as failure:
             await self._refuse(failure)
             return
@@ -211,7 +197,9 @@ class MemberSocket(AsyncWebsocketConsumer):
                 member_events.session_group(self.session_key), self.channel_name
             )
         try:
-            await off_loop(services.socket_close)(channel_name=self.channel_name, now=timing.now())
+            await database_sync_to_async(services.socket_close)(
+                channel_name=self.channel_name, now=timing.now()
+            )
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing socket %s", self.channel_name)
 
@@ -294,14 +282,16 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.seen = now
         if function is None:
             if touch:
-                await off_loop(services.socket_seen)(channel_name=self.channel_name, now=now)
+                await database_sync_to_async(services.socket_seen)(
+                    channel_name=self.channel_name, now=now
+                )
             return None
         slots = _action_slots()
         if slots.locked():
             raise TableError("rate_limited", _("The server is busy; try again in a moment."))
         async with slots:
             user = await self.standing()
-            result, box, refused = await off_loop(self._act)(
+            result, box, refused = await database_sync_to_async(self._act)(
                 function, {**kwargs, "user": user}, touch
             )
         await events.flush(box)

@@ -21,7 +21,7 @@ from games.topics import variant_name
 from lobby import selectors
 from lobby.api_access import authenticate, refusal_response
 from lobby.models import Arena
-from lobby.standings import arena_table, arenas_listed
+from lobby.standings import arena_table_shown, arenas_listed
 from ratings.selectors import member_ratings
 
 PAGE_SIZE = 50
@@ -222,7 +222,7 @@ def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
     found = Arena.objects.filter(pk=arena_id).first()
     if found is None:
         return _not_found("No arena has that id.")
-    table = arena_table(found)
+    table = arena_table_shown(found)
     data = _arena(found, found.entries.filter(active=True).count())
     data["standings"] = [
         {

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
@@ -28,9 +29,18 @@ from accounts.models import ApiToken
 from accounts.services import TokenRefused, token_authenticate
 from accounts.services.tokens import bearer
 from games import timing
-from games.sockets import off_loop
 
 logger = logging.getLogger(__name__)
+
+
+def pooled(function):
+    """``function`` as a coroutine run by Channels' ``database_sync_to_async`` on the event
+    loop's shared pool of threads (not thread-sensitive), whose few threads keep their
+    connections: the API's async views and streams. Thread-sensitive, Django would give
+    each request a thread of its own with a new connection, and keep both for as long as
+    a stream is open. (Sockets use Channels' default: one database thread a process.)"""
+    return database_sync_to_async(function, thread_sensitive=False)
+
 
 #: the HTTP status of each refusal's code; any other code is 400
 STATUS = {
@@ -98,9 +108,9 @@ def refusal_response(request: HttpRequest, refusal: Refusal, member=None) -> Jso
 
 def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("POST",)):
     """A view of the API that acts: the method checked, the token checked (``authenticate``),
-    then ``view(request, token, ...)`` in the member's language, on the pool's thread
-    (``off_loop``); a ``Refusal`` it raises is answered as JSON. No CSRF token is asked
-    for (see the module's docstring)."""
+    then ``view(request, token, ...)`` in the member's language, on the API's pool of
+    threads (``pooled``); a ``Refusal`` it raises is answered as JSON. No CSRF
+    token is asked for (see the module's docstring)."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @csrf_exempt
@@ -109,7 +119,7 @@ def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("PO
             # Stamped as it reaches the view, before waiting for a thread: a move's time
             # for the clock, as the socket stamps a frame when it arrives.
             request.received_at = timing.now()
-            return await off_loop(acting)(request, *args, **kwargs)
+            return await pooled(acting)(request, *args, **kwargs)
 
         def acting(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method not in methods:

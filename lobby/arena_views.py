@@ -18,7 +18,7 @@ from games.topics import variant_name
 from lobby import services
 from lobby.availability import availability
 from lobby.models import Arena, ArenaEntry
-from lobby.standings import arena_table, arenas_listed
+from lobby.standings import arena_table_shown, arenas_listed
 
 SHOWN = 10  # the top of the table; the member's own line is added below it
 
@@ -35,7 +35,7 @@ def _found(arena_id: int) -> Arena:
 
 
 def _context(request: HttpRequest, arena: Arena) -> dict:
-    table = arena_table(arena)
+    table = arena_table_shown(arena)
     me = request.user.pk if request.user.is_authenticated else None
     mine = next((line for line in table if line.standing.member == me), None)
     entry = ArenaEntry.objects.filter(arena=arena, member_id=me).first() if me is not None else None

@@ -50,12 +50,12 @@ from games import events, selectors, services, state, timing
 from games.access import seat_of, seats_for
 from games.consumers import refresh_captured
 from games.models import Challenge, Match
-from games.sockets import off_loop
 from lobby import selectors as lobby_selectors
 from lobby.api_access import (
     api_error,
     authenticate,
     member_language,
+    pooled,
     refusal_response,
 )
 
@@ -167,9 +167,9 @@ class Stream:
     async def close(self) -> None:
         await self.feed.close()
         try:
-            await off_loop(services.socket_close)(channel_name=self.presence, now=timing.now())
+            await pooled(services.socket_close)(channel_name=self.presence, now=timing.now())
             if self.match_id is not None:  # the seat is absent now (at once, not in 45 s)
-                await events.flush(await off_loop(refresh_captured)(self.match_id))
+                await events.flush(await pooled(refresh_captured)(self.match_id))
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing stream %s", self.presence)
 
@@ -194,7 +194,7 @@ class Stream:
         touch = self.checked - self.touched > settings.PRESENCE_EXPIRY_SECONDS / 3
         if touch:
             self.touched = self.checked
-        valid = await off_loop(_still_on)(self.token.pk, self.presence, touch)
+        valid = await pooled(_still_on)(self.token.pk, self.presence, touch)
         if not valid:
             raise Ended
 
@@ -238,7 +238,7 @@ async def _authenticated(request: HttpRequest) -> ApiToken | HttpResponse:
         response["Allow"] = "GET"
         return response
     try:
-        return await off_loop(authenticate)(request, scope=ApiToken.Scope.BOT_PLAY, bot=True)
+        return await pooled(authenticate)(request, scope=ApiToken.Scope.BOT_PLAY, bot=True)
     except Refusal as refusal:
         return refusal_response(request, refusal)
 
@@ -255,7 +255,7 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
         return token
     presence = _presence_key()
     try:
-        await off_loop(services.socket_open)(
+        await pooled(services.socket_open)(
             channel_name=presence, member=token.member, match_id=None, now=timing.now(), api=True
         )
     except Refusal as refusal:
@@ -334,7 +334,7 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
     started and finished, challenges received, cancelled, declined."""
     now = timing.now()
     told.read_at = time.monotonic()
-    found = await off_loop(lobby_selectors.bot_events)(stream.member.pk, now)
+    found = await pooled(lobby_selectors.bot_events)(stream.member.pk, now)
     out: list[dict] = []
     for match_id in sorted(found.in_play - told.in_play):
         told.in_play.add(match_id)
@@ -352,7 +352,7 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
     gone_sent = told.sent - found.sent
     statuses = {}
     if gone or gone_sent:
-        statuses = await off_loop(lobby_selectors.challenge_statuses)([*gone, *gone_sent])
+        statuses = await pooled(lobby_selectors.challenge_statuses)([*gone, *gone_sent])
     for challenge_id in [*gone, *sorted(gone_sent)]:
         told.received.pop(challenge_id, None)
         status = statuses.get(challenge_id, Challenge.Status.CANCELLED)
@@ -376,7 +376,7 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
         return token
     presence = _presence_key()
     try:
-        seat = await off_loop(_seat_opened)(token, match_id, presence)
+        seat = await pooled(_seat_opened)(token, match_id, presence)
     except Refusal as refusal:
         return refusal_response(request, refusal, token.member)
     return _streaming(_match_lines(Stream(token, presence, match_id), seat))
@@ -405,8 +405,8 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
     try:
         await stream.open([events.table_group(match_id)])
         # Present now: the seat shows connected (a new version, heard below).
-        await events.flush(await off_loop(refresh_captured)(match_id))
-        event = await off_loop(selectors.table_event)(match_id)
+        await events.flush(await pooled(refresh_captured)(match_id))
+        event = await pooled(selectors.table_event)(match_id)
         if event is None:
             return
         version = event["version"]
@@ -430,7 +430,7 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
                 if message["version"] <= version:
                     continue  # an older or repeated notification
                 if message["version"] > version + 1:  # a gap: the state read afresh
-                    message = await off_loop(selectors.table_event)(match_id)
+                    message = await pooled(selectors.table_event)(match_id)
                     if message is None:
                         return
                     if message["version"] <= version:
@@ -444,7 +444,7 @@ async def _match_lines(stream: Stream, seat: int) -> AsyncIterator[bytes]:
                 if message["audience"] == "spectators":
                     continue  # no coaching: players never see spectators' chat
                 if hidden is None:
-                    hidden = frozenset(await off_loop(blocked_ids)(stream.member.pk))
+                    hidden = frozenset(await pooled(blocked_ids)(stream.member.pk))
                 if message["author"] in hidden:
                     continue
                 said = message["message"]

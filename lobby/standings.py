@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Count, Q
 
 from accounts.models import User
@@ -142,6 +143,24 @@ def arena_table(arena: Arena) -> list[Line]:
         )
         for index, s in enumerate(table, start=1)
     ]
+
+
+#: how long pages share one reading of an arena's table: a change bumps the arena's
+#: version (a new key); a rating that moved without a change shows within this long
+TABLE_SHARED_SECONDS = 2
+
+
+def arena_table_shown(arena: Arena) -> list[Line]:
+    """``arena_table`` as the pages and the API show it: read once per version of the
+    arena and shared (Redis) for ``TABLE_SHARED_SECONDS``, so the pages that fetch the
+    standings on the same ``arena`` message do not each work it out again. Writes
+    (``podium_set``) read ``arena_table`` itself."""
+    key = f"arena-table:{arena.pk}:{arena.version}"
+    table = cache.get(key)
+    if table is None:
+        table = arena_table(arena)
+        cache.set(key, table, TABLE_SHARED_SECONDS)
+    return table
 
 
 def arenas_listed(*, finished: bool = True) -> dict[str, list[Arena]]:
