@@ -123,11 +123,16 @@ def new_tables(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
 
 class Servers:
     def __init__(
-        self, count: int, layer: str, before: Before | None = None, env: dict | None = None
+        self,
+        count: int,
+        layer: str,
+        before: Before | None = None,
+        env: dict | None = None,
+        envs: list[dict] | None = None,
     ):
         """``count`` Daphne processes on ``layer``: today's site with the echoes, or the
         site at an earlier commit (``before``) on its own database; ``env``: settings of
-        the run."""
+        the run; ``envs``: each process's own besides."""
         from tests.servers import free_port
 
         self.ports = [free_port() for _ in range(count)]
@@ -153,7 +158,8 @@ class Servers:
         log_dir = Path(os.environ.get("VOG_VAR_DIR", "/tmp")) / "ws_load"
         log_dir.mkdir(parents=True, exist_ok=True)
         self.processes = []
-        for port in self.ports:
+        for index, port in enumerate(self.ports):
+            own = {**env, **(envs[index] if envs else {})}
             with open(log_dir / f"daphne-{layer}-{port}.log", "w") as log:
                 self.processes.append(
                     subprocess.Popen(
@@ -169,7 +175,7 @@ class Servers:
                             app,
                         ],
                         cwd=root,
-                        env=env,
+                        env=own,
                         stdout=log,
                         stderr=subprocess.STDOUT,
                     )
@@ -982,7 +988,9 @@ def post(url: str, cookie: str, data: dict | None = None) -> int:
 class _Apart:
     """Two Daphne processes as docs/deploy.md's proxy uses them with pages apart: the
     players' sockets (and every ``ws`` URL) on the first, the pages (every ``http`` URL)
-    on the second; ``APART=0`` in the environment: both on one process."""
+    on the second, with psycopg's pool as docs/deploy.md gives the pages' processes
+    (``PAGES_POOL``, default ``2,8``; empty: none); ``APART=0`` in the environment: both
+    on one process."""
 
     def __init__(self, servers: Servers) -> None:
         self.servers = servers
@@ -998,8 +1006,17 @@ class _Apart:
         self.servers.stop()
 
 
+def _layout() -> str:
+    if os.environ.get("APART") == "0":
+        return "one process"
+    return f"pages apart (their pool {os.environ.get('PAGES_POOL', '2,8') or 'off'})"
+
+
 def _flood_servers() -> _Apart:
-    return _Apart(Servers(1 if os.environ.get("APART") == "0" else 2, "pubsub"))
+    if os.environ.get("APART") == "0":
+        return _Apart(Servers(1, "pubsub"))
+    pages = {"DB_POOL": os.environ.get("PAGES_POOL", "2,8")}
+    return _Apart(Servers(2, "pubsub", envs=[{}, pages]))
 
 
 #: rounds of a flood's comparison: without and with, one after the other, each time
@@ -1048,7 +1065,7 @@ def arena_flood_phase(tables, seconds: float) -> None:
     from games import timing
     from lobby import services as lobby
 
-    print(f"\nArena flood: 20 tables as people play, {seconds:.0f} s each, one process; then")
+    print(f"\nArena flood: 20 tables as people play, {seconds:.0f} s each, {_layout()}; then")
     print("the same while 3 members join and withdraw an arena 4 times a second each and 20")
     print("open arena pages fetch the standings on every message")
     now = timing.now()
@@ -1109,7 +1126,7 @@ def analysis_flood_phase(tables, seconds: float) -> None:
     from games.selectors import match_steps
     from tests.moves import play_out
 
-    print(f"\nAnalysis flood: 20 tables as people play, {seconds:.0f} s each, one process and")
+    print(f"\nAnalysis flood: 20 tables as people play, {seconds:.0f} s each, {_layout()} and")
     print("the analysis workers; then the same while 7 members post tried colours and")
     print("analysis requests twice a second each")
     from games import services, timing
