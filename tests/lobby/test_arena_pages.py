@@ -112,6 +112,32 @@ def test_the_standings_cost_the_same_queries_for_3_and_15_entrants(client, make_
     assert queries() == few
 
 
+def test_pages_share_one_reading_of_the_table_and_a_change_is_read_afresh(client, make_member):
+    """The pages that fetch the standings on one message share one reading of the table
+    (``arena_table_shown``); a change (a new version) is shown at once."""
+    arena = make_arena()
+    url = reverse("arena_standings", args=[arena.pk])
+    enter(arena, *(make_member(f"a{i}") for i in range(3)), present=False)
+
+    def page() -> tuple[str, list[str]]:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200
+        return response.content.decode(), [q["sql"] for q in captured]
+
+    first, read = page()
+    again, reread = page()
+    assert again == first
+    results = [sql for sql in read if "lobby_arenaresult" in sql]
+    assert len(results) == 1  # the table's stored results, read once ...
+    assert not [sql for sql in reread if "lobby_arenaresult" in sql]  # ... and shared
+    assert "late" not in first
+    enter(arena, make_member("late"), present=False)  # a new version
+    after, read_after = page()
+    assert "late" in after
+    assert [sql for sql in read_after if "lobby_arenaresult" in sql]
+
+
 def win_for(arena, winner, loser):
     """A pairing of the two in ``arena`` that ``winner`` wins: every seat makes two moves
     of game 1 (the match counts), then ``loser`` resigns the match."""
