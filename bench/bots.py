@@ -14,6 +14,13 @@ Printed: match points per pairing (1 a match won, ½ drawn; the rated split 1 / 
     .venv/bin/python bench/bots.py --quick        # 4 matches a pairing
     .venv/bin/python bench/bots.py --levels 3,4 --boards classic --matches 10 --nodes 2000
     .venv/bin/python bench/bots.py --variants 2   # level 4's time per move on every variant
+    .venv/bin/python bench/bots.py --sparring 20  # level 4 against bench/sparring.py
+    .venv/bin/python bench/bots.py --sparring 20 --before 992bf98   # and an earlier level 4
+
+``--sparring N`` plays N boards of each kind (``--boards fast,noeq``: our Fast boards and
+8x7 boards with no two orthogonal neighbours of one colour), each twice, level 4 once
+from each seat: 2N games a kind. ``--before REV`` plays the same games against level 4
+of commit REV instead (``bench/opponents.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import opponents
 from bench.machine import machine
 from games.engine import VARIANTS
 from games.engine.bots import DEFAULT_NODES, decide
@@ -155,6 +163,40 @@ def _p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
 
+def against(args: argparse.Namespace) -> None:
+    """Level 4 against the sparring partner or an earlier level 4, game by game."""
+    boards = args.boards.split(",") if args.boards != "fast,classic" else ["fast", "noeq"]
+    before = opponents.Before(args.before) if args.before else None
+    name = f"level 4 of {args.before}" if before else "the sparring partner"
+    print(f"# Level 4 against {name}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
+    print(
+        f"# {args.sparring} boards per kind, each played from both seats; level 4 budget "
+        f"{args.nodes or DEFAULT_NODES}"
+        + ("" if before else f"; sparring budget {opponents.BUDGET} positions")
+    )
+    print()
+    print(opponents.HEADER)
+    me = opponents.level4(args.nodes)
+    other = before or opponents.SparringPlayer()
+    began = time.perf_counter()
+    try:
+        for board in boards:
+            tally = opponents.play_boards(board, args.sparring, me, other)
+            if args.verbose:
+                print("# " + "; ".join(tally.lines))
+            print(tally.row(board), flush=True)
+    finally:
+        if before:
+            before.close()
+    if not before:
+        depths = sorted(other.depths)
+        print(
+            f"# sparring partner's finished depth: median {statistics.median(depths):g}, "
+            f"lowest {depths[0]}, {sum(d >= 20 for d in depths)} of {len(depths)} moves 20+"
+        )
+    print(f"# whole run: {time.perf_counter() - began:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="4 matches a pairing")
@@ -170,7 +212,12 @@ def main() -> None:
         metavar="GAMES",
         help="instead of the ladder: level 4's time per move on every variant",
     )
+    parser.add_argument("--sparring", type=int, metavar="BOARDS", help="boards per kind")
+    parser.add_argument("--before", metavar="REV", help="with --sparring: level 4 of REV")
     args = parser.parse_args()
+    if args.sparring:
+        against(args)
+        return
     if args.variants:
         print(f"# Level 4 per variant, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
         print(f"# budget {DEFAULT_NODES} positions, {args.variants} game(s) per variant")

@@ -6,7 +6,10 @@ implementation on the same positions, per variant.
 - previews: ``pos.preview(c)`` for every legal colour of one mid-game position (plies in
   the middle half of those games);
 - games/s: random games from the fresh board to the end (legal moves, the move, the end
-  check); the reference replays the same moves.
+  check); the reference replays the same moves;
+- search path (two-seat variants): the same moves as the search makes them, on the
+  bitboard core of ``games.engine.bots.bitboard`` (``play`` and ``over`` on bare
+  states), against the reference's move with the end check.
 
 Each timing is the best of several repetitions after a warm-up, with the garbage
 collector off (as ``timeit`` does); the table gives the median and the 90th percentile
@@ -32,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.machine import machine
 from games.engine import VARIANTS, Position
+from games.engine.bots import bitboard
 from games.engine.reference import ReferencePosition
 
 FAST_REPEATS = 7
@@ -114,8 +118,21 @@ def bench_variant(key: str, games: int) -> dict[str, float]:
                 ref = ref.play(move)
                 assert not ref.is_over or move is record[-1][1]
 
+    two_seats = starts[0].seats == 2 and len(starts[0].sides) == 2
+    cores = {
+        pos.to_text(): (bitboard.Game.of(pos), bitboard.state_of(pos))
+        for pos, _ in (moves if two_seats else [])
+    }
+
+    def core_move(pos: Position, move: int | str) -> Callable[[], object]:
+        game, state = cores[pos.to_text()]
+        play, over = bitboard.play, bitboard.over
+        return lambda: over(game, play(game, state, move))
+
+    core_plies = [(p, m) for p, m in moves if m != "swap"] if two_seats else []
     gc.disable()
     try:
+        core_us = [best_of(FAST_REPEATS, core_move(p, m)) * 1e6 for p, m in core_plies]
         move_us = [best_of(FAST_REPEATS, fast_move(p, m)) * 1e6 for p, m in moves]
         ref_move_us = [best_of(REFERENCE_REPEATS, ref_move(p, m)) * 1e6 for p, m in moves]
         previews_ms = [best_of(FAST_REPEATS, fast_previews(p)) * 1e3 for p in middle]
@@ -133,6 +150,7 @@ def bench_variant(key: str, games: int) -> dict[str, float]:
         "previews": statistics.median(previews_ms),
         "previews p90": p90(previews_ms),
         "ref previews": statistics.median(ref_previews_ms),
+        "core move": statistics.median(core_us) if core_us else float("nan"),
         "games/s": len(records) / games_s,
         "ref games/s": len(records) / ref_games_s,
     }
@@ -185,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     header = (
         "| variant | cells | plies/game | µs/move (p90) | ref µs/move | × "
-        "| ms/all previews (p90) | ref ms | × | games/s | ref games/s | × |"
+        "| ms/all previews (p90) | ref ms | × | games/s | ref games/s | × "
+        "| search µs/move | × ref |"
     )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -200,7 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['previews']:.3f} ({r['previews p90']:.3f}) | {r['ref previews']:.2f} "
             f"| {r['ref previews'] / r['previews']:.0f} "
             f"| {r['games/s']:.0f} | {r['ref games/s']:.1f} "
-            f"| {r['games/s'] / r['ref games/s']:.0f} |",
+            f"| {r['games/s'] / r['ref games/s']:.0f} "
+            + (
+                f"| {r['core move']:.1f} | {r['ref move'] / r['core move']:.0f} |"
+                if r["core move"] == r["core move"]  # NaN: not a two-seat variant
+                else "| - | - |"
+            ),
             flush=True,
         )
     print()

@@ -8,6 +8,7 @@ import pytest
 MODULES = [
     "games.engine",
     "games.engine.board",
+    "games.engine.bots.bitboard",
     "games.engine.bots.blocking",
     "games.engine.clock",
     "games.engine.errors",
