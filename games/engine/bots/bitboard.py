@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.engine.position import Position
+from games.engine.rules import enclosed_by
 
 State = tuple[int, int, int, int, int]
 
@@ -123,25 +124,13 @@ def gain(game: Game, state: State, colour: int) -> int:
     own, others = state[mover], state[1 - mover]
     free = game.playable & ~(own | others)
     target = game.targets[colour] & free
-    spread = game.spread
-    seeds = spread(own) & target
+    seeds = game.spread(own) & target
     if not seeds:
         return 0
     taken = game.fill(seeds, target)
-    free ^= taken
-    # only regions next to what was taken can be cut off; each fill stops at the first
-    # cell known to lead to the other seat
-    open_cells = spread(others) & free
-    pending = spread(taken) & free & ~open_cells
-    reach = game.reach
-    while pending:
-        cells, touched = reach(pending & -pending, free, open_cells)
-        if touched:
-            open_cells |= cells
-        else:
-            taken |= cells
-        pending &= ~cells
-    return taken
+    # the rules' own enclosure (it reads only the board's ``spread`` and ``reach``,
+    # which the game keeps)
+    return taken | enclosed_by(game, taken, free ^ taken, others)
 
 
 def play(game: Game, state: State, colour: int) -> State:
