@@ -8,6 +8,7 @@
 #   bash tests/with_services.sh tests/games -x     a part of it (pytest's arguments);
 #                                                  VOG_TEST_DATABASE=sqlite: on SQLite
 #   bash tests/with_services.sh --run CMD ARGS     any command with the servers (benchmarks)
+#   VOG_COVERAGE=1 bash tests/with_services.sh     the whole suite with a coverage report
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
@@ -95,7 +96,10 @@ if [ $# -gt 0 ]; then  # a chosen part of the suite: bash tests/with_services.sh
 else
   # The differential engine tests run on their own without coverage (tracing triples their time).
   "$BIN/python" -m pytest -p no:cacheprovider -m differential -q tests/engine
-  "$BIN/python" -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider \
+  # Coverage only when asked (VOG_COVERAGE=1): its tracing adds about 40 % to the pass.
+  coverage=()
+  [ "${VOG_COVERAGE:-}" = 1 ] && coverage=(--cov --cov-report=term:skip-covered)
+  "$BIN/python" -m pytest "${coverage[@]}" -p no:cacheprovider \
     -m "not differential" "${durations[@]}"
   echo "The SQLite pass: ${SQLITE_PASS[*]}"
   (
