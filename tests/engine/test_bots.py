@@ -2,13 +2,14 @@
 its budget, and each level doing what it is for."""
 
 import doctest
+import functools
 import itertools
 
 import pytest
 
 import games.engine.bots
 from games.engine import VARIANTS, Position
-from games.engine.bots import DEFAULT_NODES, Decision, choose, decide
+from games.engine.bots import DEFAULT_NODES, TWO_SEAT_NODES, Decision, choose, decide
 from games.engine.bots.view import Colours, after_move, territories
 from games.engine.variants import Variant
 
@@ -142,7 +143,7 @@ def counted_plays(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("key", ["classic", "four", "pairs"])
+@pytest.mark.parametrize("key", ["four", "pairs"])
 @pytest.mark.parametrize("budget", [1, 7, 60, 400])
 def test_level_4_searches_at_most_its_budget(key, budget, counted_plays):
     position = mid_game(key, 12)
@@ -151,6 +152,25 @@ def test_level_4_searches_at_most_its_budget(key, budget, counted_plays):
     assert len(counted_plays) == decision.nodes
     # a mid-game position holds far more than these budgets: the whole budget is used
     assert decision.nodes == budget
+    assert is_legal(position, decision.colour)
+
+
+@pytest.mark.parametrize("key", ["classic", "hex"])
+@pytest.mark.parametrize("budget", [1, 3, 60, 400, 3000])
+def test_on_two_seats_the_root_is_played_by_the_position_and_the_rest_on_bitboards(
+    key, budget, counted_plays
+):
+    position = mid_game(key, 12)
+    roots = len(position.legal_moves())
+    counted_plays.clear()
+    decision = decide(position, 4, nodes=budget)
+    # every position made counts, the root's children (Position.play) first
+    assert decision.nodes == budget
+    assert len(counted_plays) == min(budget, roots)
+    if budget <= roots:  # not every first move was looked at
+        assert decision.depth == 0
+    else:
+        assert decision.depth >= 2
     assert is_legal(position, decision.colour)
 
 
@@ -163,11 +183,16 @@ def test_a_bigger_budget_searches_deeper():
 
 
 def test_the_default_budget(counted_plays):
-    position = mid_game("classic", 10)
+    position = mid_game("four", 10)
     counted_plays.clear()
     decision = decide(position, 4)
     assert decision == decide(position, 4, nodes=DEFAULT_NODES)
     assert len(counted_plays) == 2 * decision.nodes <= 2 * DEFAULT_NODES
+    # two seats: the bitboard search's own default
+    position = mid_game("classic", 10)
+    decision = decide(position, 4)
+    assert decision == decide(position, 4, nodes=TWO_SEAT_NODES)
+    assert decision.nodes == TWO_SEAT_NODES
 
 
 def test_a_single_legal_move_needs_no_search():
@@ -188,13 +213,24 @@ def test_the_time_limit_stops_the_search_with_a_legal_move():
 # --- level 4 against an exact solver on tiny boards -------------------------------------
 
 
+LONGEST = 16  # plies: no game on the tiny board lasts longer after its fourth move
+
+
 def forces_win(position: Position, side: int, plies: int) -> bool:
     """``side`` wins within ``plies`` plies whatever the others do."""
+    return _forces_win(position.to_text(), side, plies)
+
+
+@functools.cache
+def _forces_win(text: str, side: int, plies: int) -> bool:
+    position = Position.from_text(text)
     if position.is_over:
         return set(position.winners) <= set(position.sides[side])
     if plies == 0:
         return False
-    results = (forces_win(position.play(m), side, plies - 1) for m in position.legal_moves())
+    results = (
+        _forces_win(position.play(m).to_text(), side, plies - 1) for m in position.legal_moves()
+    )
     mover_side = position.side_of(position.to_move)
     return any(results) if mover_side == side else all(results)
 
@@ -215,13 +251,12 @@ def test_level_4_keeps_a_forced_win_that_greedy_misses():
             continue
         tested += 1
         decision = decide(position, 4, nodes=400)
-        # it may prefer a later win by more, but it must be one it has seen to the end
-        assert 3 <= decision.depth <= 9
+        # it may prefer a later win by more, but it must be a win
         after = position.play(decision.colour)
-        assert forces_win(after, side, decision.depth - 1), position.to_text()
+        assert forces_win(after, side, LONGEST), position.to_text()
         # the same check would catch a level 4 that played like greedy
         greedy = position.play(choose(position, 2))
-        greedy_fails += not forces_win(greedy, side, decision.depth - 1)
+        greedy_fails += not forces_win(greedy, side, LONGEST)
     assert tested >= 20
     assert greedy_fails >= 1
 

@@ -26,17 +26,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.engine.bots.duel import Duel
 from games.engine.bots.levels import greedy_move, heuristic_move, random_move
 from games.engine.bots.search import Search
 from games.engine.position import Move, Position
 
 LEVELS = (1, 2, 3, 4)
-# Searched positions per move of level 4 when no budget is given (see docs/bots.md).
+# Searched positions per move of level 4 when no budget is given (see docs/bots.md): on
+# two-seat boards (the bitboard search of bots.duel, which counts its leaves too) and
+# with three or four seats (bots.search).
+TWO_SEAT_NODES = 12_000
 DEFAULT_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
 
-__all__ = ["DEFAULT_NODES", "LEVELS", "TIME_LIMIT", "Decision", "choose", "decide"]
+__all__ = [
+    "DEFAULT_NODES",
+    "LEVELS",
+    "TIME_LIMIT",
+    "TWO_SEAT_NODES",
+    "Decision",
+    "choose",
+    "decide",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +118,11 @@ def decide(
         return Decision(moves[0], 0)
     rng.shuffle(moves)
     deadline = None if time_limit is None else clock() + time_limit
-    found = Search(position, budget=nodes or DEFAULT_NODES, deadline=deadline, clock=clock).run(
-        moves
-    )
+    if position.seats == 2 and len(position.sides) == 2:
+        search: Duel | Search = Duel(
+            position, budget=nodes or TWO_SEAT_NODES, deadline=deadline, clock=clock
+        )
+    else:
+        search = Search(position, budget=nodes or DEFAULT_NODES, deadline=deadline, clock=clock)
+    found = search.run(moves)
     return Decision(found.move, found.nodes, found.depth)
