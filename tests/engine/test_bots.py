@@ -62,6 +62,23 @@ def test_practice_boards(board):
     play_game(VARIANTS["practice"].new_position(seed=5, board=board), (4, 3))
 
 
+# 8x7, six colours, no two orthogonal neighbours of one colour: the board of no variant
+NO_EQUAL = "square 8x7 6 3565121B/52365646/14541262/23632536/15143141/36361315/A4213642 1,4 A"
+
+
+def test_level_4_plays_a_bare_fpn_board_of_no_variant_to_its_end():
+    position, plies = Position.from_text(NO_EQUAL), 0
+    while not position.is_over:
+        decision = decide(position, 4, seed=plies, nodes=3000)
+        assert is_legal(position, decision.colour), position.to_text()
+        # the same answer from the position read back from its FPN line
+        again = decide(Position.from_text(position.to_text()), 4, seed=plies, nodes=3000)
+        assert again == decision
+        position, plies = position.play(decision.colour), plies + 1
+    assert 10 < plies < 60
+    assert max(position.scores) > position.countable // 2 or sum(position.scores) == 54
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_swap_is_offered_and_legal(level):
     vinco = VARIANTS["vinco"].new_position(seed=2)

@@ -60,6 +60,9 @@ class _Stop(Exception):
 class Duel:
     """One decision's search on a two-seat position: ``Duel(position, budget=n).run(moves)``."""
 
+    tempo_weight = TEMPO  # the leaf's weights (bench/tune.py tries others in a subclass)
+    race_weight = RACE
+
     def __init__(
         self,
         root: Position,
@@ -217,4 +220,4 @@ class Duel:
         now = self._children(own, other, mine, theirs)[0][0]
         free = game.playable & ~(own | other | game.dead)
         mine_first, theirs_first = race(self.colours, [own, other], free)
-        return lead + TEMPO * now + RACE * (mine_first - theirs_first)
+        return lead + self.tempo_weight * now + self.race_weight * (mine_first - theirs_first)
