@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import opponents
 from bench.machine import machine
 from games.engine import VARIANTS
-from games.engine.bots import DEFAULT_NODES, decide
+from games.engine.bots import DEFAULT_NODES, TWO_SEAT_NODES, decide
 from games.engine.match import MatchState
 
 LEVEL_NAMES = {1: "random", 2: "greedy", 3: "heuristic", 4: "search"}
@@ -171,7 +171,7 @@ def against(args: argparse.Namespace) -> None:
     print(f"# Level 4 against {name}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
     print(
         f"# {args.sparring} boards per kind, each played from both seats; level 4 budget "
-        f"{args.nodes or DEFAULT_NODES}"
+        f"{args.nodes or TWO_SEAT_NODES}"
         + ("" if before else f"; sparring budget {opponents.BUDGET} positions")
     )
     print()
@@ -220,7 +220,10 @@ def main() -> None:
         return
     if args.variants:
         print(f"# Level 4 per variant, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
-        print(f"# budget {DEFAULT_NODES} positions, {args.variants} game(s) per variant")
+        print(
+            f"# budget {TWO_SEAT_NODES} positions with two seats, {DEFAULT_NODES} with more; "
+            f"{args.variants} game(s) per variant"
+        )
         variant_times(args.variants)
         return
     matches = 4 if args.quick else args.matches
@@ -237,7 +240,7 @@ def main() -> None:
     print(f"# Bot ladder, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
     print(
         f"# {matches} two-game matches per pairing and board; level 4 budget "
-        f"{args.nodes or DEFAULT_NODES} positions; {args.jobs} match(es) at once"
+        f"{args.nodes or TWO_SEAT_NODES} positions; {args.jobs} match(es) at once"
     )
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:

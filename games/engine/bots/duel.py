@@ -141,7 +141,7 @@ class Duel:
         gains: list[tuple[int, int, int]] = []
         blocks: list[tuple[int, int, int]] = []
         for colour in self.palette:
-            if colour == mine or colour == theirs:
+            if colour in (mine, theirs):
                 continue
             target = targets[colour] & free
             seeds = edge & target
