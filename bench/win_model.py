@@ -12,13 +12,16 @@ Prints the fits, the data sizes, the CPU spent and a calibration table per varia
 predicted against observed win rate in ten bins of predicted chances.
 
     .venv/bin/python bench/win_model.py [--games fast=250,classic=100,hex=120] [--nodes 3000]
+    .venv/bin/python bench/win_model.py --jobs 2     # two games at once
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -27,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import VARIANTS
 from games.engine.analysis import DEFAULT_NODES, WinModel
-from games.engine.bots import choose
-from games.engine.bots.search import WON, Search
+from games.engine.bots import choose, searcher
+from games.engine.bots.search import WON
 from games.engine.endgame import solvable
 
 Sample = tuple[float, float]  # (value / needed, the mover's result)
@@ -41,7 +44,7 @@ def play(variant: str, seed: int, nodes: int) -> list[Sample]:
     ply = 0
     while not position.is_over:
         if not solvable(position):
-            values, _ = Search(position, budget=nodes).each(position.legal_moves())
+            values, _ = searcher(position, budget=nodes).each(position.legal_moves())
             best = max(values.values())
             if abs(best) < WON / 2:
                 seen.append((position.to_move, best / position.needed_to_win))
@@ -98,26 +101,36 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="fast=250,classic=100,hex=120")
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES)
+    parser.add_argument("--jobs", type=int, default=1, help="games played at once")
     args = parser.parse_args()
     plan = {k: int(v) for k, v in (item.split("=") for item in args.games.split(","))}
     pooled: list[Sample] = []
     started = time.process_time()
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     for variant, games in plan.items():
-        began = time.process_time()
-        samples = [s for seed in range(1, games + 1) for s in play(variant, seed, args.nodes)]
+        began, wall = time.process_time(), time.perf_counter()
+        jobs = [(variant, seed, args.nodes) for seed in range(1, games + 1)]
+        played = pool.starmap(play, jobs) if pool else [play(*job) for job in jobs]
+        samples = [s for game in played for s in game]
         pooled += samples
         model = fit(samples)
         cpu = time.process_time() - began
-        print(f"\n## {variant}: {games} games, {len(samples)} positions, {cpu / 60:.1f} CPU-min")
+        spent = f"{cpu / 60:.1f} CPU-min" if not pool else f"{time.perf_counter() - wall:.0f} s"
+        print(f"\n## {variant}: {games} games, {len(samples)} positions, {spent}")
         print(f"WinModel({model.slope}, {model.offset})")
         print("| predicted | positions | mean predicted | observed |")
         print("|---|---|---|---|")
         for low, count, predicted, observed in calibration(model, samples):
             print(f"| {low}–{low + 10} % | {count} | {predicted:.1f} % | {observed:.1f} % |")
         sys.stdout.flush()
+    if pool:
+        pool.close()
+        pool.join()
     model = fit(pooled)
     print(f"\n## pooled: {len(pooled)} positions: WinModel({model.slope}, {model.offset})")
-    print(f"total {(time.process_time() - started) / 60:.1f} CPU-min, nodes {args.nodes}")
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - started + children.ru_utime + children.ru_stime
+    print(f"total {cpu / 60:.1f} CPU-min, nodes {args.nodes}, {args.jobs} job(s)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 the win chances after the colour played, judgements and accuracy.
 
 Win chances (0-100, the mover's) come from the level-4 search: each legal move is valued
-with a full window (:meth:`Search.each`), and a value (the expected final score margin,
+with a full window (``each`` of :func:`~games.engine.bots.searcher`: two seats on
+the bitboards, as level 4 plays), and a value (the expected final score margin,
 in cells) is turned into chances by a :class:`WinModel` fitted on games of the computer
 against itself (``bench/win_model.py``, ``docs/analysis.md``). Where :mod:`endgame`
 solves the position the chances are exact: 100, 50 or 0.
@@ -27,7 +28,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from games.engine.bots.search import WON, Search
+from games.engine.bots import searcher
+from games.engine.bots.search import WON
 from games.engine.endgame import Endgame, result, solvable
 from games.engine.position import Move, Position
 
@@ -119,7 +121,7 @@ def verdict(
         chances = {move: float(value) for move, value in exact.items()}
         return Verdict(chances, _best(moves, chances), True)
     deadline = None if time_limit is None else clock() + time_limit
-    search = Search(position, budget=nodes, deadline=deadline, clock=clock)
+    search = searcher(position, budget=nodes, deadline=deadline, clock=clock)
     values, depth = search.each(moves)
     needed = position.needed_to_win or 1
     chances = {move: round(model.chances(values[move], needed), 1) for move in values}

@@ -16,7 +16,9 @@ from games.engine.analysis import (
     summary,
     verdict,
 )
-from games.engine.bots.search import WON
+from games.engine.bots import searcher
+from games.engine.bots.duel import Duel
+from games.engine.bots.search import WON, Search
 from games.engine.endgame import Endgame, result
 
 
@@ -56,6 +58,23 @@ def test_a_verdict_values_every_legal_move_and_the_best_is_the_highest():
     assert all(0 <= c <= 100 for c in found.chances.values())
     # the same position and budget give the same verdict
     assert verdict(position, WinModel(8.0), nodes=600) == found
+
+
+def test_the_analysis_values_moves_with_level_4s_own_search():
+    position = VARIANTS["fast"].new_position(seed=6)
+    position = position.play(position.legal_moves()[0])
+    position = position.play(position.legal_moves()[1])
+    model = WinModel(8.0)
+    found = verdict(position, model, nodes=2000)
+    search = searcher(position, budget=2000)
+    assert isinstance(search, Duel)  # two seats: the bitboard search level 4 plays with
+    values, depth = search.each(position.legal_moves())
+    assert found.depth == depth >= 3
+    needed = position.needed_to_win
+    assert found.chances == {m: round(model.chances(v, needed), 1) for m, v in values.items()}
+    # the paranoid search would have valued them otherwise
+    other, _ = Search(position, budget=2000).each(position.legal_moves())
+    assert other != values
 
 
 def test_an_ending_is_exact():

@@ -48,6 +48,7 @@ __all__ = [
     "Decision",
     "choose",
     "decide",
+    "searcher",
 ]
 
 
@@ -118,11 +119,20 @@ def decide(
         return Decision(moves[0], 0)
     rng.shuffle(moves)
     deadline = None if time_limit is None else clock() + time_limit
-    if position.seats == 2 and len(position.sides) == 2:
-        search: Duel | Search = Duel(
-            position, budget=nodes or TWO_SEAT_NODES, deadline=deadline, clock=clock
-        )
-    else:
-        search = Search(position, budget=nodes or DEFAULT_NODES, deadline=deadline, clock=clock)
-    found = search.run(moves)
+    found = searcher(position, budget=nodes, deadline=deadline, clock=clock).run(moves)
     return Decision(found.move, found.nodes, found.depth)
+
+
+def searcher(
+    position: Position,
+    *,
+    budget: int | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Duel | Search:
+    """Level 4's search for ``position`` (``run`` for a move, ``each`` for every move's
+    value): on the bitboards with two seats, paranoid with three or four. ``budget``
+    None: that search's default."""
+    if position.seats == 2 and len(position.sides) == 2:
+        return Duel(position, budget=budget or TWO_SEAT_NODES, deadline=deadline, clock=clock)
+    return Search(position, budget=budget or DEFAULT_NODES, deadline=deadline, clock=clock)

@@ -114,6 +114,40 @@ class Duel:
                 break
         return Found(best.move, best.value, best.depth, self.nodes)
 
+    def each(self, moves: list[Move]) -> tuple[dict[Move, float], int]:
+        """Every one of ``moves`` valued with a full window, deepening while the budget
+        lasts, as :meth:`Search.each <games.engine.bots.search.Search.each>` does for an
+        analysis: the values and the depth of the deepest finished iteration (1: the
+        moves' own evaluations, which every move gets whatever the budget or the time).
+        Unless the last iteration saw every line to its end, each value is the mean of
+        the last two iterations' (a leaf after one's own move and one after the other's
+        are not valued quite alike)."""
+        children = []
+        values: dict[Move, float] = {}
+        for move in moves:  # counted, never refused
+            self.nodes += 1
+            after = self.root.play(move)
+            child = self._made(after)
+            children.append((move, child, after.is_over))
+            values[move] = -self._value(*child, 0, -float("inf"), float("inf"))
+        previous: dict[Move, float] | None = None
+        depth = 1
+        while depth < MAX_DEPTH and not all(over for _, _, over in children):
+            self.solved = True
+            deeper: dict[Move, float] = {}
+            try:
+                for move, child, _ in children:
+                    deeper[move] = -self._value(*child, depth, -float("inf"), float("inf"))
+            except _Stop:
+                break
+            previous, values, depth = values, deeper, depth + 1
+            children.sort(key=lambda item: -values[item[0]])
+            if self.solved:
+                return values, depth
+        if previous is not None:
+            values = {move: (values[move] + previous[move]) / 2 for move in values}
+        return values, depth
+
     def _made(self, position: Position) -> tuple[int, int, int, int, int]:
         """A root child as the search keeps it: (own, other, own colour, other's colour,
         lead), seen from the seat to move."""
