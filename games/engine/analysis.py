@@ -60,11 +60,11 @@ class WinModel:
 # Fitted by bench/win_model.py (docs/analysis.md): the rated two-seat variants each, and
 # the pooled fit for the unrated two-seat variants.
 MODELS: dict[str, WinModel] = {
-    "fast": WinModel(7.547, -0.158),
-    "classic": WinModel(10.103, -0.086),
-    "hex": WinModel(9.867, -0.139),
+    "fast": WinModel(6.813, -0.138),
+    "classic": WinModel(9.912, -0.094),
+    "hex": WinModel(9.615, -0.164),
 }
-POOLED = WinModel(9.124, -0.114)
+POOLED = WinModel(8.778, -0.114)
 
 
 def model_for(variant: str) -> WinModel:
