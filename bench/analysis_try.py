@@ -39,6 +39,7 @@ from games import services  # noqa: E402
 from games.engine.analysis import model_for, verdict  # noqa: E402
 from games.engine.match import MatchState  # noqa: E402
 from games.engine.replay import steps  # noqa: E402
+from games.errors import TableError  # noqa: E402
 from games.models import Match  # noqa: E402
 from games.services.analysis import TRY_SECONDS  # noqa: E402
 
@@ -88,11 +89,18 @@ def main() -> None:
     )
     try:
         time.sleep(3)  # the worker starts before the clock runs
-        walls = []
+        walls, busy = [], 0
         for game, ply, _, colour in tries:
             began = time.perf_counter()
             ask = dict(match_id=match.pk, member=members[0], game=game, ply=ply, colour=str(colour))
-            while services.analysis_try(**ask, now=timezone.now()) is None:
+            while True:
+                try:
+                    if services.analysis_try(**ask, now=timezone.now()) is not None:
+                        break
+                except TableError as error:  # the page, too, asks again when told busy
+                    if error.code != "busy":
+                        raise
+                    busy += 1
                 time.sleep(0.005)
             walls.append(time.perf_counter() - began)
     finally:
@@ -112,7 +120,7 @@ def main() -> None:
         f"{statistics.median(walls) * 1000:.0f} ms, p90 {p90 * 1000:.0f} ms wall over "
         f"{len(walls)} positions of a Fast match; baseline, the engine alone: p50 "
         f"{statistics.median(engine) * 1000:.0f} ms, p90 "
-        f"{statistics.quantiles(engine, n=10)[-1] * 1000:.0f} ms CPU"
+        f"{statistics.quantiles(engine, n=10)[-1] * 1000:.0f} ms CPU; told busy {busy} times"
     )
 
 
