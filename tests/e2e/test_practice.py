@@ -112,7 +112,7 @@ def test_a_hint_that_takes_nothing_says_what_it_keeps_from_the_opponent(
 ):
     alice = make_member("alice")
     # A practice table as practice_start makes one, on a known board: after these four
-    # moves the strongest level plays 5, which takes nothing but bars B's four cells.
+    # moves the strongest level plays 6, which takes nothing but bars B's three cells.
     match = off_the_loop(
         services.match_create,
         variant="fast",
@@ -124,7 +124,7 @@ def test_a_hint_that_takes_nothing_says_what_it_keeps_from_the_opponent(
         practice=True,
         created_by=alice,
     )
-    for ply, colour in enumerate((5, 1, 6, 2)):
+    for ply, colour in enumerate((2, 4, 1, 5)):
         if ply % 2 == 0:
             off_the_loop(
                 services.move_play,
@@ -157,15 +157,15 @@ def test_a_hint_that_takes_nothing_says_what_it_keeps_from_the_opponent(
     version = current_version(match)
     expect(page.locator(f'#table[data-version="{version}"][data-ply="4"]')).to_have_count(1)
     hint = off_the_loop(services.hint_work, match_id=match.pk, version=version)
-    assert hint["color"] == 5 and hint["gained"] == 0
-    assert hint["denies"] == {"color": 5, "cells": 4}
+    assert hint["color"] == 6 and hint["gained"] == 0
+    assert hint["denies"] == {"color": 6, "cells": 3}
     page.get_by_role("button", name="Hint").click()
-    name = str(COLOR_NAMES[PALETTE[5].key]).capitalize()
+    name = str(COLOR_NAMES[PALETTE[6].key]).capitalize()
     expect(page.locator("#hint-text")).to_have_text(
         f"Hint: {name} takes nothing now but keeps it from your opponent, who would take"
-        " 4 cells with it"
+        " 3 cells with it"
     )
-    expect(page.locator('#colours .colour.hinted[data-color="5"]')).to_have_count(1)
+    expect(page.locator('#colours .colour.hinted[data-color="6"]')).to_have_count(1)
     assert not errors
     context.close()
 
