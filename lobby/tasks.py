@@ -47,6 +47,7 @@ def house_table_keep() -> int | None:
     return services.house_table_keep(now=timing.now()).pk
 
 
+@shared_task(ignore_result=True)
 def bot_names_refresh() -> int:
     """Every few minutes (beat): the names pages mark BOT, read again into the cache, in
     case it lost them (each upgrade writes them too)."""

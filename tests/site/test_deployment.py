@@ -93,3 +93,13 @@ def test_beat_makes_the_folder_of_its_schedule(tmp_path):
     finally:
         app.conf.beat_schedule_filename = saved
     assert (tmp_path / "var").is_dir()
+
+
+def test_every_task_beat_schedules_is_one_the_worker_knows():
+    from config.celery import app
+
+    app.loader.import_default_modules()  # the worker's autodiscovery
+    schedule = settings.CELERY_BEAT_SCHEDULE
+    assert "lobby.tasks.bot_names_refresh" in {entry["task"] for entry in schedule.values()}
+    unknown = [entry["task"] for entry in schedule.values() if entry["task"] not in app.tasks]
+    assert unknown == []
