@@ -338,9 +338,10 @@ def analysis_try(
         # whose answer is kept is over, and its hold goes to this one.
         if held is None:
             taken = work_begin(running, now=now, seconds=TRY_RUNNING_SECONDS, value=key)
-        else:
-            taken = cache.get(held) is not None and work_hand_over(
-                running, held=held, value=key, now=now, seconds=TRY_RUNNING_SECONDS
+        else:  # the worker may let go between the look and the hand-over: take it afresh
+            taken = cache.get(held) is not None and (
+                work_hand_over(running, held=held, value=key, now=now, seconds=TRY_RUNNING_SECONDS)
+                or work_begin(running, now=now, seconds=TRY_RUNNING_SECONDS, value=key)
             )
         if not taken:
             raise TableError("busy", _("Wait for the answer to the colour you tried before."))

@@ -85,6 +85,44 @@ def test_tried_colours_in_flight_are_bounded_for_everyone(finished, make_member,
     assert outcomes == ["pending"] * analysis_services.TRIES_IN_FLIGHT + ["busy"]
 
 
+def test_a_try_right_after_an_answer_is_taken_even_as_the_worker_lets_go(
+    finished, alice, settings, monkeypatch
+):
+    from games.engine import Position
+    from games.selectors import match_steps
+    from games.services import underway
+
+    settings.ANALYSIS_POSTS_PER_MINUTE = 100
+    finished.refresh_from_db()  # as play_out left it
+    tries = []
+    for step in [s for s in match_steps(finished)["games"][0] if s["event"] is None][:2]:
+        position = Position.from_text(step["position"])
+        colour = next(c for c, why in position.legal_colors().items() if why is None)
+        tries.append((step, colour))
+    ask = dict(match_id=finished.pk, member=alice, game=1, now=T0)
+    (first, colour), (second, other) = tries
+    assert services.analysis_try(**ask, ply=first["ply"], colour=str(colour)) is None
+    # The worker keeps its answer, and lets go of her try only just as she tries the
+    # next colour: between the service's look at the hold and its hand-over.
+    letting_go = []
+    monkeypatch.setattr(
+        analysis_services, "work_end", lambda name, value=None: letting_go.append((name, value))
+    )
+    analysis_services.analysis_try_work(
+        member_id=alice.pk, variant=finished.variant, fpn=first["position"], move=colour
+    )
+    monkeypatch.setattr(analysis_services, "work_end", underway.work_end)
+
+    def racing(name, **kwargs):
+        for held, value in letting_go:
+            underway.work_end(held, value=value)
+        return underway.work_hand_over(name, **kwargs)
+
+    monkeypatch.setattr(analysis_services, "work_hand_over", racing)
+    assert services.analysis_try(**ask, ply=second["ply"], colour=str(other)) is None
+    assert letting_go  # the race did happen
+
+
 def test_asking_and_trying_are_under_a_request_limit(client, finished, alice, settings):
     settings.ANALYSIS_POSTS_PER_MINUTE = 3
     client.force_login(alice)
