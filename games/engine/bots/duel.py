@@ -37,12 +37,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.engine.bots.bitboard import Game, state_of
-from games.engine.bots.search import WON, Found
+from games.engine.bots.search import MAX_DEPTH, WON, Budgeted, Found, Stop
 from games.engine.bots.view import Colours, race
 from games.engine.position import Move, Position
 from games.engine.rules import enclosed_by
 
-MAX_DEPTH = 64
 SOLVED = 1_000  # the depth a subtree searched to its end is kept at: valid at any depth
 # Per point of value at a leaf: the best the seat to move can take at once, and its lead
 # in the race for the free cells.
@@ -53,11 +52,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 Entry = tuple[int, float, int, int]  # depth, value, EXACT/LOWER/UPPER, best colour
 
 
-class _Stop(Exception):
-    """The budget or the deadline is spent."""
-
-
-class Duel:
+class Duel(Budgeted):
     """One decision's search on a two-seat position: ``Duel(position, budget=n).run(moves)``."""
 
     tempo_weight = TEMPO  # the leaf's weights (bench/tune.py tries others in a subclass)
@@ -71,26 +66,22 @@ class Duel:
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        super().__init__(budget, deadline, clock)
         self.root = root
         self.game = game = Game.of(root)
         # the race reads the free cells by colour; the game's targets hold paint already
         self.colours = Colours(game.board, game.targets, 0)  # type: ignore[arg-type]
         self.palette = tuple(range(1, game.colours + 1))
-        self.budget = budget
-        self.deadline = deadline if clock is not None else None
-        self.clock = clock
-        self.nodes = 0
         self.table: dict[tuple[int, int, int, int], Entry] = {}
-        self.solved = True  # the subtree being searched reached the end everywhere
 
     def run(self, moves: list[Move]) -> Found:
         """The best of ``moves`` (the root's legal moves; ties go to the earlier one)."""
         children = []
         try:
             for move in moves:
-                self._count()
+                self.spend()
                 children.append((move, self._made(self.root.play(move))))
-        except _Stop:
+        except Stop:
             return Found(moves[0], 0.0, 0, self.nodes)
         best = Found(moves[0], 0.0, 0, self.nodes)
         for depth in range(1, MAX_DEPTH + 1):
@@ -103,7 +94,7 @@ class Duel:
                     values.append(value)
                     if value > alpha:
                         alpha, leader = value, move
-            except _Stop:
+            except Stop:
                 if values:  # the previous best came first: a move that beat it is better
                     best = Found(leader, alpha, depth, self.nodes)
                 break
@@ -128,25 +119,14 @@ class Duel:
             self.nodes += 1
             after = self.root.play(move)
             child = self._made(after)
-            children.append((move, child, after.is_over))
+            children.append((move, (child, after.is_over)))
             values[move] = -self._value(*child, 0, -float("inf"), float("inf"))
-        previous: dict[Move, float] | None = None
-        depth = 1
-        while depth < MAX_DEPTH and not all(over for _, _, over in children):
-            self.solved = True
-            deeper: dict[Move, float] = {}
-            try:
-                for move, child, _ in children:
-                    deeper[move] = -self._value(*child, depth, -float("inf"), float("inf"))
-            except _Stop:
-                break
-            previous, values, depth = values, deeper, depth + 1
-            children.sort(key=lambda item: -values[item[0]])
-            if self.solved:
-                return values, depth
-        if previous is not None:
-            values = {move: (values[move] + previous[move]) / 2 for move in values}
-        return values, depth
+        return self.values_deepened(
+            children,
+            values,
+            lambda made: made[1],
+            lambda made, depth: -self._value(*made[0], depth, -float("inf"), float("inf")),
+        )
 
     def _made(self, position: Position) -> tuple[int, int, int, int, int]:
         """A root child as the search keeps it: (own, other, own colour, other's colour,
@@ -155,13 +135,6 @@ class Duel:
         own, other, mine, theirs = (a, b, ca, cb) if mover == 0 else (b, a, cb, ca)
         value_of = self.game.value_of
         return own, other, mine, theirs, value_of(own) - value_of(other)
-
-    def _count(self) -> None:
-        if self.nodes >= self.budget:
-            raise _Stop
-        if self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
-            raise _Stop
-        self.nodes += 1
 
     def _children(self, own: int, other: int, mine: int, theirs: int) -> list[tuple[int, int, int]]:
         """(value gained, colour, cells gained) per colour worth searching, the most first:
@@ -233,7 +206,7 @@ class Duel:
         outer, self.solved = self.solved, True
         start, best, best_colour = alpha, -float("inf"), children[0][1]
         for gained, colour, cells in children:
-            self._count()
+            self.spend()
             value = -self._value(
                 other, own | cells, theirs, colour, -(lead + gained), depth - 1, -beta, -alpha
             )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from games.engine.bots.view import (
     Colours,
@@ -38,11 +39,65 @@ EDGE_CELL = 0.25
 RACE_CELL = 0.5
 MAX_DEPTH = 64
 
+T = TypeVar("T")
 Node = tuple[Position, tuple[int, ...]]  # a position and each seat's territory bitboard
 
 
-class _Stop(Exception):
+class Stop(Exception):
     """The budget or the deadline is spent."""
+
+
+class Budgeted:
+    """What both of level 4's searches share: the budget of positions and the time guard
+    (``spend``), and the deepening of ``each`` (``values_deepened``)."""
+
+    def __init__(
+        self, budget: int, deadline: float | None, clock: Callable[[], float] | None
+    ) -> None:
+        self.budget = budget
+        self.deadline = deadline if clock is not None else None
+        self.clock = clock
+        self.nodes = 0
+        self.solved = True  # every leaf of the current iteration ended its game
+
+    def spend(self) -> None:
+        """Count one position made; raises :class:`Stop` when the budget or the time is
+        spent."""
+        if self.nodes >= self.budget:
+            raise Stop
+        if self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
+            raise Stop
+        self.nodes += 1
+
+    def values_deepened(
+        self,
+        children: list[tuple[Move, T]],
+        values: dict[Move, float],
+        over: Callable[[T], bool],
+        full: Callable[[T, int], float],
+    ) -> tuple[dict[Move, float], int]:
+        """The iterations of ``each``, from the root's moves (each with its child) and
+        their depth-1 ``values``: every child valued with ``full(child, depth)`` (a full
+        window, ``depth`` plies under it, for the root side) one ply deeper each time,
+        while the budget lasts. Unless the last iteration saw every line to its end, each
+        value is the mean of the last two iterations'."""
+        previous: dict[Move, float] | None = None
+        depth = 1
+        while depth < MAX_DEPTH and not all(over(child) for _, child in children):
+            self.solved = True
+            deeper: dict[Move, float] = {}
+            try:
+                for move, child in children:
+                    deeper[move] = full(child, depth)
+            except Stop:
+                break
+            previous, values, depth = values, deeper, depth + 1
+            children.sort(key=lambda item: -values[item[0]])
+            if self.solved:
+                return values, depth
+        if previous is not None:
+            values = {move: (values[move] + previous[move]) / 2 for move in values}
+        return values, depth
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +111,7 @@ class Found:
     nodes: int
 
 
-class Search:
+class Search(Budgeted):
     """One decision's search: ``Search(position, budget=1000).run(moves)``."""
 
     def __init__(
@@ -67,18 +122,14 @@ class Search:
         deadline: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
+        super().__init__(budget, deadline, clock)
         self.root = root
-        self.budget = budget
-        self.deadline = deadline if clock is not None else None
-        self.clock = clock
         self.colours = Colours.of(root)
         self.side = root.side_of(root.to_move)
         # seats never go out during a search: the sides in play are fixed
         self.sides = side_seats(root)
         self.active = active_sides(root)
         self.mine = self.active.index(self.side)
-        self.nodes = 0
-        self.solved = True  # every leaf of the current iteration ended its game
         self.history: dict[tuple[int, Move], int] = {}  # (seat, move): cut-offs it made
 
     def run(self, moves: list[Move]) -> Found:
@@ -89,7 +140,7 @@ class Search:
             for move in moves:
                 child = self._play(root, move)
                 children.append((move, child, self._evaluate(child)))
-        except _Stop:
+        except Stop:
             if not children:  # out of time before the first move: any legal move will do
                 return Found(moves[0], 0.0, 0, self.nodes)
         children.sort(key=lambda item: -item[2])
@@ -131,23 +182,12 @@ class Search:
             child = self._play(root, move, spend=False)
             children.append((move, child))
             values[move] = self._evaluate(child)
-        previous: dict[Move, float] | None = None
-        depth = 1
-        while depth < MAX_DEPTH and not all(child[0].is_over for _, child in children):
-            self.solved = True
-            deeper: dict[Move, float] = {}
-            try:
-                for move, child in children:
-                    deeper[move] = self._value(child, depth, -float("inf"), float("inf"))
-            except _Stop:
-                break
-            previous, values, depth = values, deeper, depth + 1
-            children.sort(key=lambda item: -values[item[0]])
-            if self.solved:
-                return values, depth
-        if previous is not None:
-            values = {move: (values[move] + previous[move]) / 2 for move in values}
-        return values, depth
+        return self.values_deepened(
+            children,
+            values,
+            lambda child: child[0].is_over,
+            lambda child, depth: self._value(child, depth, -float("inf"), float("inf")),
+        )
 
     def _iteration(
         self, order: list[tuple[Move, Node]], depth: int
@@ -164,7 +204,7 @@ class Search:
                 if best is None or value > best.value:
                     best = Found(move, value, depth, 0)
                     alpha = value
-        except _Stop:
+        except Stop:
             return best, None
         return best, values
 
@@ -200,13 +240,12 @@ class Search:
         return alpha if maximise else beta
 
     def _play(self, node: Node, move: Move, *, spend: bool = True) -> Node:
-        """The child of ``node``; raises _Stop when the budget or the time is spent, unless
+        """The child of ``node``; raises Stop when the budget or the time is spent, unless
         ``spend`` is False (it is counted all the same)."""
-        if spend and self.nodes >= self.budget:
-            raise _Stop
-        if spend and self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
-            raise _Stop
-        self.nodes += 1
+        if spend:
+            self.spend()
+        else:
+            self.nodes += 1
         position, masks = node
         child = position.play(move)
         return child, after_move(self.colours, position, child, move, masks)
