@@ -41,10 +41,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import opponents
 from bench.machine import machine
 from games.engine import VARIANTS
-from games.engine.bots import DEFAULT_NODES, TWO_SEAT_NODES, decide
+from games.engine.bots import (
+    DEFAULT_NODES,
+    SMALL_BOARD,
+    SMALL_BOARD_NODES,
+    TWO_SEAT_NODES,
+    decide,
+)
 from games.engine.match import MatchState
 
 LEVEL_NAMES = {1: "random", 2: "greedy", 3: "heuristic", 4: "search"}
+DEFAULT_BUDGETS = (
+    f"{SMALL_BOARD_NODES} positions on two-seat boards of at most {SMALL_BOARD} cells, "
+    f"{TWO_SEAT_NODES} on the larger"
+)
 
 
 @dataclass(frozen=True)
@@ -171,7 +181,7 @@ def against(args: argparse.Namespace) -> None:
     print(f"# Level 4 against {name}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
     print(
         f"# {args.sparring} boards per kind, each played from both seats; level 4 budget "
-        f"{args.nodes or TWO_SEAT_NODES}"
+        f"{args.nodes or DEFAULT_BUDGETS}"
         + ("" if before else f"; sparring budget {opponents.BUDGET} positions")
     )
     print()
@@ -221,7 +231,7 @@ def main() -> None:
     if args.variants:
         print(f"# Level 4 per variant, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
         print(
-            f"# budget {TWO_SEAT_NODES} positions with two seats, {DEFAULT_NODES} with more; "
+            f"# budget {DEFAULT_BUDGETS}, {DEFAULT_NODES} with more seats; "
             f"{args.variants} game(s) per variant"
         )
         variant_times(args.variants)
@@ -240,7 +250,7 @@ def main() -> None:
     print(f"# Bot ladder, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}")
     print(
         f"# {matches} two-game matches per pairing and board; level 4 budget "
-        f"{args.nodes or TWO_SEAT_NODES} positions; {args.jobs} match(es) at once"
+        f"{args.nodes or DEFAULT_BUDGETS}; {args.jobs} match(es) at once"
     )
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:

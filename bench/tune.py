@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench import opponents
 from bench.machine import machine
 from games.engine import Position
-from games.engine.bots import TWO_SEAT_NODES, decide
+from games.engine.bots import SMALL_BOARD_NODES, decide
 from games.engine.bots.duel import Duel
 
 
@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--race", type=float, required=True)
     parser.add_argument("--boards", type=int, default=40, help="boards per kind")
     parser.add_argument("--kinds", default="fast,noeq")
-    parser.add_argument("--nodes", type=int, default=TWO_SEAT_NODES)
+    parser.add_argument("--nodes", type=int, default=SMALL_BOARD_NODES, help="8x7 boards")
     args = parser.parse_args()
     print(f"# Leaf weights tempo {args.tempo:g}, race {args.race:g} against today's level 4")
     print(f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {machine()}; budget {args.nodes}")

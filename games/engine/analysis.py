@@ -33,9 +33,10 @@ from games.engine.bots.search import WON
 from games.engine.endgame import Endgame, result, solvable
 from games.engine.position import Move, Position
 
-# Searched positions per analysed position, per variant (bench/analysis.py times them).
-NODES = {"fast": 3000, "classic": 3000, "hex": 3000}
-DEFAULT_NODES = 3000
+# Searched positions per analysed position, per variant (bench/analysis.py times them);
+# on two seats a leaf counts the positions its race and its look at each colour make.
+NODES = {"fast": 20_000, "classic": 20_000, "hex": 20_000}
+DEFAULT_NODES = 20_000
 # Drops in the mover's win chances: (at least, judgement), the worst first.
 THRESHOLDS = ((30.0, "blunder"), (20.0, "mistake"), (10.0, "inaccuracy"))
 

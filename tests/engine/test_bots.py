@@ -9,7 +9,15 @@ import pytest
 
 import games.engine.bots
 from games.engine import VARIANTS, Position
-from games.engine.bots import DEFAULT_NODES, TWO_SEAT_NODES, Decision, choose, decide
+from games.engine.bots import (
+    DEFAULT_NODES,
+    SMALL_BOARD_NODES,
+    TWO_SEAT_NODES,
+    Decision,
+    choose,
+    decide,
+    two_seat_nodes,
+)
 from games.engine.bots.view import Colours, after_move, territories
 from games.engine.variants import Variant
 
@@ -133,7 +141,7 @@ def test_the_heuristic_and_the_search_block_the_colour_the_opponent_needs(text, 
     assert max(replies, key=replies.get) == block  # what the opponent would answer
     for seed in range(3):
         assert choose(position, 3, seed=seed) == block
-        assert choose(position, 4, seed=seed, nodes=5000) == block
+        assert choose(position, 4, seed=seed) == block  # a board this small: solved
 
 
 # --- level 4's budget -------------------------------------------------------------------
@@ -181,13 +189,14 @@ def test_on_two_seats_the_root_is_played_by_the_position_and_the_rest_on_bitboar
     roots = len(position.legal_moves())
     counted_plays.clear()
     decision = decide(position, 4, nodes=budget)
-    # every position made counts, the root's children (Position.play) first
-    assert decision.nodes == budget
+    # every position made counts, the root's children (Position.play) first; a leaf's
+    # race counts a position a step of each seat, so the last one may not fit
+    assert budget - 2 * position.board.size < decision.nodes <= budget
     assert len(counted_plays) == min(budget, roots)
     if budget <= roots:  # not every first move was looked at
         assert decision.depth == 0
-    else:
-        assert decision.depth >= 2
+    else:  # every first move was valued, and with room for leaves, deeper
+        assert decision.depth >= (2 if budget >= 400 else 1)
     assert is_legal(position, decision.colour)
 
 
@@ -205,11 +214,16 @@ def test_the_default_budget(counted_plays):
     decision = decide(position, 4)
     assert decision == decide(position, 4, nodes=DEFAULT_NODES)
     assert len(counted_plays) == 2 * decision.nodes <= 2 * DEFAULT_NODES
-    # two seats: the bitboard search's own default
+    # two seats: the bitboard search's own default, larger on the small boards
     position = mid_game("classic", 10)
     decision = decide(position, 4)
     assert decision == decide(position, 4, nodes=TWO_SEAT_NODES)
-    assert decision.nodes == TWO_SEAT_NODES
+    assert TWO_SEAT_NODES - 2 * position.board.size < decision.nodes <= TWO_SEAT_NODES
+    position = VARIANTS["fast"].new_position(seed=4)  # not solved within the budget
+    decision = decide(position, 4)
+    assert two_seat_nodes(position) == SMALL_BOARD_NODES > TWO_SEAT_NODES
+    assert decision == decide(position, 4, nodes=SMALL_BOARD_NODES)
+    assert SMALL_BOARD_NODES - 2 * position.board.size < decision.nodes <= SMALL_BOARD_NODES
 
 
 def test_a_single_legal_move_needs_no_search():
@@ -222,8 +236,10 @@ def test_the_time_limit_stops_the_search_with_a_legal_move():
     ticks = itertools.count()
     position = mid_game("classic", 10)
     decision = decide(position, 4, nodes=10**9, time_limit=50, clock=lambda: float(next(ticks)))
-    # one tick when the search starts, then one per position searched
-    assert decision.nodes == 50
+    # one tick when the search starts, then one per position searched (or leaf valued,
+    # which makes several): the 51st is past the limit, and nothing is searched after it
+    assert next(ticks) == 52
+    assert 50 <= decision.nodes < 50 * 2 * position.board.size
     assert is_legal(position, decision.colour)
 
 

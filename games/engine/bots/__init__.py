@@ -32,10 +32,14 @@ from games.engine.bots.search import Search
 from games.engine.position import Move, Position
 
 LEVELS = (1, 2, 3, 4)
-# Searched positions per move of level 4 when no budget is given (see docs/bots.md): on
-# two-seat boards (the bitboard search of bots.duel, which counts its leaves too) and
-# with three or four seats (bots.search).
-TWO_SEAT_NODES = 12_000
+# Positions per move of level 4 when no budget is given (see docs/bots.md): on two-seat
+# boards (the bitboard search of bots.duel, which counts every position it makes, a
+# leaf's race and look at each colour included), more on the small ones of at most
+# SMALL_BOARD cells (Fast, the 8x7 boards), whose positions cost about a quarter as
+# much; and with three or four seats (bots.search).
+TWO_SEAT_NODES = 120_000
+SMALL_BOARD = 64
+SMALL_BOARD_NODES = 250_000
 DEFAULT_NODES = 2000
 # Seconds: the guard a server passes as ``time_limit`` so a slow machine never stalls a table.
 TIME_LIMIT = 2.0
@@ -43,12 +47,15 @@ TIME_LIMIT = 2.0
 __all__ = [
     "DEFAULT_NODES",
     "LEVELS",
+    "SMALL_BOARD",
+    "SMALL_BOARD_NODES",
     "TIME_LIMIT",
     "TWO_SEAT_NODES",
     "Decision",
     "choose",
     "decide",
     "searcher",
+    "two_seat_nodes",
 ]
 
 
@@ -134,5 +141,12 @@ def searcher(
     value): on the bitboards with two seats, paranoid with three or four. ``budget``
     None: that search's default."""
     if position.seats == 2 and len(position.sides) == 2:
-        return Duel(position, budget=budget or TWO_SEAT_NODES, deadline=deadline, clock=clock)
+        budget = budget or two_seat_nodes(position)
+        return Duel(position, budget=budget, deadline=deadline, clock=clock)
     return Search(position, budget=budget or DEFAULT_NODES, deadline=deadline, clock=clock)
+
+
+def two_seat_nodes(position: Position) -> int:
+    """Level 4's default budget on a two-seat ``position``: :data:`SMALL_BOARD_NODES` on a
+    board of at most :data:`SMALL_BOARD` cells, else :data:`TWO_SEAT_NODES`."""
+    return SMALL_BOARD_NODES if position.board.size <= SMALL_BOARD else TWO_SEAT_NODES

@@ -11,15 +11,20 @@ What it does that a plain alpha-beta does not (docs/bots.md has the measurements
   depth it was searched to and its best colour, which is tried first when the position
   comes again; a subtree searched to its end is kept as solved at every depth, so the
   end of the game is solved once and then read back (the exact solver);
-- **moves ordered** by the best colour found before, then by what they gain; a colour
-  that gains nothing is searched only when it takes away a colour the opponent touches
-  (a block), or when no colour gains;
-- **a leaf's value** is the lead, plus what the seat to move can take at once (it has the
-  tempo), plus the race for the free cells (those a side reaches in fewer moves than the
-  other, :func:`~games.engine.bots.view.race`: the regions nobody else can reach first).
+- **moves ordered** by the best colour found before, then by what they gain, then the
+  colours that gain nothing but take away one the opponent touches (blocks), then one
+  colour that gains nothing and blocks nothing (a pass: near the end, letting the
+  opponent move first can be worth more than taking a few cells, so a search without it
+  is not exact); each position's colours are worked out once and kept;
+- **a leaf's value** is the lead, plus the most the seat to move chains at once (it has
+  the tempo; enclosure left out), plus the race for the free cells (those a side reaches
+  in fewer moves than the other, as :func:`~games.engine.bots.view.race` counts them:
+  the regions nobody else can reach first). Each leaf is valued once and kept.
 
-The search counts every position it makes, leaves and ends included, and never makes
-more than its budget; the answer is the best colour of the deepest iteration finished,
+The search counts every position it makes and never makes more than its budget: each
+position a move makes, and for a leaf one per colour it looks at and one per step of
+each side's race (a leaf costs ten to thirty times a move, so the budget follows the
+time whether the search is among leaves or in lines already solved). The answer is the best colour of the deepest iteration finished,
 or of the iteration under way once that found a better one. The root's moves are made
 with :meth:`Position.play`, so a root read from FPN (settled or not) and the pie rule's
 swap are exact; below the root the search does not consider the swap (it is open only
@@ -38,7 +43,6 @@ from collections.abc import Callable
 
 from games.engine.bots.bitboard import Game, state_of
 from games.engine.bots.search import MAX_DEPTH, WON, Budgeted, Found, Stop
-from games.engine.bots.view import Colours, race
 from games.engine.position import Move, Position
 from games.engine.rules import enclosed_by
 
@@ -69,10 +73,12 @@ class Duel(Budgeted):
         super().__init__(budget, deadline, clock)
         self.root = root
         self.game = game = Game.of(root)
-        # the race reads the free cells by colour; the game's targets hold paint already
-        self.colours = Colours(game.board, game.targets, 0)  # type: ignore[arg-type]
         self.palette = tuple(range(1, game.colours + 1))
         self.table: dict[tuple[int, int, int, int], Entry] = {}
+        # each position's colours worth searching, made once: iterative deepening and
+        # transpositions come back to the same positions many times
+        self.moves: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+        self.leaves: dict[tuple[int, int, int, int], float] = {}  # and each leaf's value
 
     def run(self, moves: list[Move]) -> Found:
         """The best of ``moves`` (the root's legal moves; ties go to the earlier one)."""
@@ -120,13 +126,26 @@ class Duel(Budgeted):
             after = self.root.play(move)
             child = self._made(after)
             children.append((move, (child, after.is_over)))
-            values[move] = -self._value(*child, 0, -float("inf"), float("inf"))
+            values[move] = -self._at_once(*child)
         return self.values_deepened(
             children,
             values,
             lambda made: made[1],
             lambda made, depth: -self._value(*made[0], depth, -float("inf"), float("inf")),
         )
+
+    def _at_once(self, own: int, other: int, mine: int, theirs: int, lead: int) -> float:
+        """``_value`` at depth 0, the positions its leaf makes counted but never refused."""
+        if self._ended(own, other):
+            return self._value(own, other, mine, theirs, lead, 0, -float("inf"), float("inf"))
+        value, made = self._leaf((own, other, mine, theirs), lead)
+        self.nodes += made
+        return value
+
+    def _ended(self, own: int, other: int) -> bool:
+        game = self.game
+        ahead, behind = game.value_of(own), game.value_of(other)
+        return ahead > game.half or behind > game.half or ahead + behind == game.countable
 
     def _made(self, position: Position) -> tuple[int, int, int, int, int]:
         """A root child as the search keeps it: (own, other, own colour, other's colour,
@@ -147,6 +166,7 @@ class Duel(Budgeted):
         fill, targets, value_of = game.fill, game.targets, game.value_of
         gains: list[tuple[int, int, int]] = []
         blocks: list[tuple[int, int, int]] = []
+        passes: list[tuple[int, int, int]] = []
         for colour in self.palette:
             if colour in (mine, theirs):
                 continue
@@ -158,10 +178,33 @@ class Duel(Budgeted):
                 gains.append((value_of(taken), colour, taken))
             elif their_edge & target:
                 blocks.append((0, colour, 0))
-        if not gains and not blocks:
-            return [(0, c, 0) for c in self.palette if c != mine and c != theirs]
+            elif not passes:
+                passes.append((0, colour, 0))
         gains.sort(key=lambda item: -item[0])
-        return gains + blocks
+        return gains + blocks + passes
+
+    def _best_chain(self, own: int, other: int, mine: int, theirs: int) -> int:
+        """The most the seat to move chains at once (enclosure left out: a leaf's estimate)."""
+        game = self.game
+        free = game.playable & ~(own | other)
+        edge = game.spread(own) & free
+        fill, targets, value_of = game.fill, game.targets, game.value_of
+        best = 0
+        for colour in self.palette:
+            if colour != mine and colour != theirs:
+                seeds = edge & targets[colour]
+                if seeds:
+                    gain = value_of(fill(seeds, targets[colour] & free))
+                    if gain > best:
+                        best = gain
+        return best
+
+    def _known_children(self, key: tuple[int, int, int, int]) -> list[tuple[int, int, int]]:
+        """``_children`` of the position ``key``, kept for the next visit (not to be changed)."""
+        children = self.moves.get(key)
+        if children is None:
+            children = self.moves[key] = self._children(*key)
+        return children
 
     def _value(
         self,
@@ -181,10 +224,13 @@ class Duel(Budgeted):
         ahead, behind = value_of(own), value_of(other)
         if ahead > game.half or behind > game.half or ahead + behind == game.countable:
             return lead + (WON if lead > 0 else -WON if lead < 0 else 0.0)
+        key = (own, other, mine, theirs)
         if depth <= 0:
             self.solved = False
-            return self._evaluate(own, other, mine, theirs, lead)
-        key = (own, other, mine, theirs)
+            value, made = self._leaf(key, lead)
+            if made:
+                self.spend(made)
+            return value
         entry = self.table.get(key)
         first = 0
         if entry is not None:
@@ -197,11 +243,11 @@ class Duel(Budgeted):
                 if searched < SOLVED:
                     self.solved = False
                 return stored
-        children = self._children(own, other, mine, theirs)
+        children = self._known_children(key)
         if first:
             for n, child in enumerate(children):
                 if child[1] == first:
-                    children.insert(0, children.pop(n))
+                    children = [child, *children[:n], *children[n + 1 :]]
                     break
         outer, self.solved = self.solved, True
         start, best, best_colour = alpha, -float("inf"), children[0][1]
@@ -221,10 +267,53 @@ class Duel(Budgeted):
         self.solved = outer and self.solved
         return best
 
-    def _evaluate(self, own: int, other: int, mine: int, theirs: int, lead: int) -> float:
-        """A leaf: the lead, the most the seat to move takes at once, the race."""
+    def _leaf(self, key: tuple[int, int, int, int], lead: int) -> tuple[float, int]:
+        """A leaf's value, and the positions valuing it made (0: it was valued before)."""
+        value = self.leaves.get(key)
+        if value is not None:
+            return value, 0
+        value, made = self._evaluate(*key, lead)
+        self.leaves[key] = value
+        return value, made
+
+    def _evaluate(
+        self, own: int, other: int, mine: int, theirs: int, lead: int
+    ) -> tuple[float, int]:
+        """A leaf: the lead, the most the seat to move takes at once, the race; and the
+        positions that made (one per colour looked at, one per step of each seat's race)."""
         game = self.game
-        now = self._children(own, other, mine, theirs)[0][0]
+        now = self._best_chain(own, other, mine, theirs)
         free = game.playable & ~(own | other | game.dead)
-        mine_first, theirs_first = race(self.colours, [own, other], free)
-        return lead + self.tempo_weight * now + self.race_weight * (mine_first - theirs_first)
+        ahead, steps = self._race(own, other, free)
+        value = lead + self.tempo_weight * now + self.race_weight * ahead
+        return value, len(self.palette) - 2 + steps
+
+    def _race(self, own: int, other: int, free: int) -> tuple[int, int]:
+        """``view.race`` of the two seats: the value of the free cells the seat to move
+        reaches first less the other's; and the steps both seats took."""
+        game = self.game
+        steps = 0
+        spread, fill = game.spread, game.fill
+        targets = [target & free for target in game.targets[1:]]
+        open_cells, mine, theirs = free, 0, 0
+        while own or other:
+            reached_own = reached_other = 0
+            if own:
+                around = spread(own) & open_cells
+                for target in targets:
+                    seeds = around & target
+                    if seeds:
+                        reached_own |= fill(seeds, target & open_cells)
+            if other:
+                around = spread(other) & open_cells
+                for target in targets:
+                    seeds = around & target
+                    if seeds:
+                        reached_other |= fill(seeds, target & open_cells)
+            steps += bool(own) + bool(other)
+            contested = reached_own & reached_other
+            own, other = reached_own & ~contested, reached_other & ~contested
+            mine |= own
+            theirs |= other
+            open_cells &= ~(reached_own | reached_other)
+        return game.value_of(mine) - game.value_of(theirs), steps

@@ -60,14 +60,14 @@ class Budgeted:
         self.nodes = 0
         self.solved = True  # every leaf of the current iteration ended its game
 
-    def spend(self) -> None:
-        """Count one position made; raises :class:`Stop` when the budget or the time is
-        spent."""
-        if self.nodes >= self.budget:
+    def spend(self, cost: int = 1) -> None:
+        """Count one position made (``cost``: as many as that); raises :class:`Stop` when
+        the budget or the time is spent."""
+        if self.nodes + cost > self.budget:
             raise Stop
         if self.deadline is not None and self.clock() > self.deadline:  # type: ignore[misc]
             raise Stop
-        self.nodes += 1
+        self.nodes += cost
 
     def values_deepened(
         self,
