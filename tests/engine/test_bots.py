@@ -16,8 +16,10 @@ from games.engine.bots import (
     Decision,
     choose,
     decide,
+    searcher,
     two_seat_nodes,
 )
+from games.engine.bots.search import WON
 from games.engine.bots.view import Colours, after_move, territories
 from games.engine.variants import Variant
 
@@ -372,3 +374,30 @@ def test_seats_that_are_out_are_played_around():
     for level in LEVELS:
         moves = play_game(start, (level,) * 4)
         assert moves
+
+
+def test_level_4_passes_when_taking_nothing_wins_by_more():
+    # A holds 28 of 56 cells: any colour that gains ends the game at once, 6 the best of
+    # them (33-10). Colour 5 gains nothing and blocks nothing, yet after each reply of B
+    # A ends the game ahead by at least 24 (played out below with Position alone).
+    position = Position.from_text(
+        "square 8x7 6 444BBBBB/116B4BBB/6AAAAAB6/4AAAAA63/AAAAA411/AAAAAAA3/AAAAAA64 2,1 A"
+    )
+
+    def lead(after: Position) -> int:
+        return after.scores[0] - after.scores[1]
+
+    at_once = {c: position.play(c) for c in position.legal_moves() if c != 5}
+    assert all(after.is_over for after in at_once.values())
+    assert max(lead(after) for after in at_once.values()) == 23
+    passed = position.play(5)
+    assert not passed.is_over and passed.scores == position.scores
+    for reply in passed.legal_moves():
+        answer = passed.play(reply)
+        assert max(lead(answer.play(c)) for c in answer.legal_moves()) >= 24
+    assert all(choose(position, 4, seed=seed) == 5 for seed in range(3))
+    # one move before, B's 1 led here: the search sees A's pass below its root too
+    before = Position.from_text(position.to_text().replace(" 2,1 A", " 2,5 B"))
+    assert before.play(1).to_text() == position.to_text()
+    values, _ = searcher(before).each(before.legal_moves())
+    assert values[1] <= -WON - 24
