@@ -24,8 +24,9 @@ What it does that a plain alpha-beta does not (docs/bots.md has the measurements
 The search counts every position it makes and never makes more than its budget: each
 position a move makes, and for a leaf one per colour it looks at and one per step of
 each side's race (a leaf costs ten to thirty times a move, so the budget follows the
-time whether the search is among leaves or in lines already solved). The answer is the best colour of the deepest iteration finished,
-or of the iteration under way once that found a better one. The root's moves are made
+time whether the search is among leaves or in lines already solved). The answer is the
+best colour of the deepest iteration finished, or of the iteration under way once that
+found a better one. The root's moves are made
 with :meth:`Position.play`, so a root read from FPN (settled or not) and the pie rule's
 swap are exact; below the root the search does not consider the swap (it is open only
 on B's first move).
