@@ -44,6 +44,7 @@ from collections.abc import Callable
 
 from games.engine.bots.bitboard import Game, state_of
 from games.engine.bots.search import MAX_DEPTH, WON, Budgeted, Found, Stop
+from games.engine.bots.view import Colours, best_chain
 from games.engine.position import Move, Position
 from games.engine.rules import enclosed_by
 
@@ -75,6 +76,8 @@ class Duel(Budgeted):
         self.root = root
         self.game = game = Game.of(root)
         self.palette = tuple(range(1, game.colours + 1))
+        # the free cells by colour, as view.best_chain reads them (the targets hold paint)
+        self.colours = Colours(game.board, game.targets, 0)  # type: ignore[arg-type]
         self.table: dict[tuple[int, int, int, int], Entry] = {}
         # each position's colours worth searching, made once: iterative deepening and
         # transpositions come back to the same positions many times
@@ -138,15 +141,22 @@ class Duel(Budgeted):
     def _at_once(self, own: int, other: int, mine: int, theirs: int, lead: int) -> float:
         """``_value`` at depth 0, the positions its leaf makes counted but never refused."""
         if self._ended(own, other):
-            return self._value(own, other, mine, theirs, lead, 0, -float("inf"), float("inf"))
+            return self._end(lead)
         value, made = self._leaf((own, other, mine, theirs), lead)
         self.nodes += made
         return value
 
     def _ended(self, own: int, other: int) -> bool:
+        """Whether a seat holds more than half the countable value, or nothing is left."""
         game = self.game
         ahead, behind = game.value_of(own), game.value_of(other)
         return ahead > game.half or behind > game.half or ahead + behind == game.countable
+
+    @staticmethod
+    def _end(lead: int) -> float:
+        """An ended game's value: won or lost, and by how much (a 1-1 match is decided
+        on the total score)."""
+        return lead + (WON if lead > 0 else -WON if lead < 0 else 0.0)
 
     def _made(self, position: Position) -> tuple[int, int, int, int, int]:
         """A root child as the search keeps it: (own, other, own colour, other's colour,
@@ -184,22 +194,6 @@ class Duel(Budgeted):
         gains.sort(key=lambda item: -item[0])
         return gains + blocks + passes
 
-    def _best_chain(self, own: int, other: int, mine: int, theirs: int) -> int:
-        """The most the seat to move chains at once (enclosure left out: a leaf's estimate)."""
-        game = self.game
-        free = game.playable & ~(own | other)
-        edge = game.spread(own) & free
-        fill, targets, value_of = game.fill, game.targets, game.value_of
-        best = 0
-        for colour in self.palette:
-            if colour != mine and colour != theirs:
-                seeds = edge & targets[colour]
-                if seeds:
-                    gain = value_of(fill(seeds, targets[colour] & free))
-                    if gain > best:
-                        best = gain
-        return best
-
     def _known_children(self, key: tuple[int, int, int, int]) -> list[tuple[int, int, int]]:
         """``_children`` of the position ``key``, kept for the next visit (not to be changed)."""
         children = self.moves.get(key)
@@ -220,11 +214,8 @@ class Duel(Budgeted):
     ) -> float:
         """The value of the position for the seat to move (territory ``own``, colour
         ``mine``, ``lead`` ahead), ``depth`` plies deep."""
-        game = self.game
-        value_of = game.value_of
-        ahead, behind = value_of(own), value_of(other)
-        if ahead > game.half or behind > game.half or ahead + behind == game.countable:
-            return lead + (WON if lead > 0 else -WON if lead < 0 else 0.0)
+        if self._ended(own, other):
+            return self._end(lead)
         key = (own, other, mine, theirs)
         if depth <= 0:
             self.solved = False
@@ -283,34 +274,23 @@ class Duel(Budgeted):
         """A leaf: the lead, the most the seat to move takes at once, the race; and the
         positions that made (one per colour looked at, one per step of each seat's race)."""
         game = self.game
-        now = self._best_chain(own, other, mine, theirs)
+        allowed = [colour for colour in self.palette if colour != mine and colour != theirs]
+        now = best_chain(self.colours, own, game.playable & ~(own | other), allowed)
         free = game.playable & ~(own | other | game.dead)
         ahead, steps = self._race(own, other, free)
         value = lead + self.tempo_weight * now + self.race_weight * ahead
-        return value, len(self.palette) - 2 + steps
+        return value, len(allowed) + steps
 
     def _race(self, own: int, other: int, free: int) -> tuple[int, int]:
         """``view.race`` of the two seats: the value of the free cells the seat to move
         reaches first less the other's; and the steps both seats took."""
         game = self.game
-        steps = 0
-        spread, fill = game.spread, game.fill
+        steps, step = 0, self._step
         targets = [target & free for target in game.targets[1:]]
         open_cells, mine, theirs = free, 0, 0
         while own or other:
-            reached_own = reached_other = 0
-            if own:
-                around = spread(own) & open_cells
-                for target in targets:
-                    seeds = around & target
-                    if seeds:
-                        reached_own |= fill(seeds, target & open_cells)
-            if other:
-                around = spread(other) & open_cells
-                for target in targets:
-                    seeds = around & target
-                    if seeds:
-                        reached_other |= fill(seeds, target & open_cells)
+            reached_own = step(own, open_cells, targets) if own else 0
+            reached_other = step(other, open_cells, targets) if other else 0
             steps += bool(own) + bool(other)
             contested = reached_own & reached_other
             own, other = reached_own & ~contested, reached_other & ~contested
@@ -318,3 +298,14 @@ class Duel(Budgeted):
             theirs |= other
             open_cells &= ~(reached_own | reached_other)
         return game.value_of(mine) - game.value_of(theirs), steps
+
+    def _step(self, front: int, open_cells: int, targets: list[int]) -> int:
+        """One move of a side in the race: the open cells around ``front`` and the cells
+        of their colour joined to them."""
+        around = self.game.spread(front) & open_cells
+        reached = 0
+        for target in targets:
+            seeds = around & target
+            if seeds:
+                reached |= self.game.fill(seeds, target & open_cells)
+        return reached
