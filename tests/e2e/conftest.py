@@ -50,6 +50,18 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@pytest.fixture(autouse=True)
+def _contexts_closed(request):
+    """Every browser context a test opened is closed after it, passed or failed. A page
+    left open keeps its sockets: the home page's live board follows VOG TV, so a home
+    page of an earlier test would watch the next test's match and count as a spectator
+    there."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 def off_the_loop(service, **arguments):
     """Call a service in another thread: its notifications go out with ``async_to_sync``,
     which refuses to run in the thread where Playwright's event loop runs."""
