@@ -51,15 +51,16 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(autouse=True)
-def _contexts_closed(request):
-    """Every browser context a test opened is closed after it, passed or failed. A page
-    left open keeps its sockets: the home page's live board follows VOG TV, so a home
-    page of an earlier test would watch the next test's match and count as a spectator
-    there."""
+def _pages_closed(request):
+    """Every page still open after a test is closed, passed or failed (contexts stay: a
+    module's fixture may keep one for its tests). An open page keeps its sockets: the home
+    page's live board follows VOG TV, so a home page of an earlier test would watch the
+    next test's match and count as a spectator there."""
     yield
     if "browser" in request.fixturenames:
-        for context in list(request.getfixturevalue("browser").contexts):
-            context.close()
+        for context in request.getfixturevalue("browser").contexts:
+            for page in list(context.pages):
+                page.close()
 
 
 def off_the_loop(service, **arguments):
