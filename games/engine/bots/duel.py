@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 from games.engine.bots.bitboard import Game, state_of
 from games.engine.bots.search import MAX_DEPTH, WON, Budgeted, Found, Stop
-from games.engine.bots.view import Colours, best_chain
+from games.engine.bots.view import Colours, best_chain, race_step
 from games.engine.position import Move, Position
 from games.engine.rules import enclosed_by
 
@@ -285,12 +285,12 @@ class Duel(Budgeted):
         """``view.race`` of the two seats: the value of the free cells the seat to move
         reaches first less the other's; and the steps both seats took."""
         game = self.game
-        steps, step = 0, self._step
+        steps, spread, fill = 0, game.spread, game.fill
         targets = [target & free for target in game.targets[1:]]
         open_cells, mine, theirs = free, 0, 0
         while own or other:
-            reached_own = step(own, open_cells, targets) if own else 0
-            reached_other = step(other, open_cells, targets) if other else 0
+            reached_own = race_step(spread, fill, own, open_cells, targets) if own else 0
+            reached_other = race_step(spread, fill, other, open_cells, targets) if other else 0
             steps += bool(own) + bool(other)
             contested = reached_own & reached_other
             own, other = reached_own & ~contested, reached_other & ~contested
@@ -298,14 +298,3 @@ class Duel(Budgeted):
             theirs |= other
             open_cells &= ~(reached_own | reached_other)
         return game.value_of(mine) - game.value_of(theirs), steps
-
-    def _step(self, front: int, open_cells: int, targets: list[int]) -> int:
-        """One move of a side in the race: the open cells around ``front`` and the cells
-        of their colour joined to them."""
-        around = self.game.spread(front) & open_cells
-        reached = 0
-        for target in targets:
-            seeds = around & target
-            if seeds:
-                reached |= self.game.fill(seeds, target & open_cells)
-        return reached

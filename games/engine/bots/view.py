@@ -10,6 +10,7 @@ colour and an owned cell never changes hands (the pie rule's swap aside).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.board import Board
@@ -113,16 +114,7 @@ def race(colours: Colours, fronts: list[int], free: int) -> list[int]:
     claimed = [0] * len(fronts)
     fronts = list(fronts)
     while any(fronts):
-        grown = []
-        for front in fronts:
-            around = spread(front) & open_cells
-            reached = 0
-            if around:
-                for target in targets:
-                    seeds = around & target
-                    if seeds:
-                        reached |= fill(seeds, target & open_cells)
-            grown.append(reached)
+        grown = [race_step(spread, fill, front, open_cells, targets) for front in fronts]
         contested = 0
         for n, reached in enumerate(grown):
             for other in grown[n + 1 :]:
@@ -132,6 +124,24 @@ def race(colours: Colours, fronts: list[int], free: int) -> list[int]:
             claimed[n] |= fronts[n]
             open_cells &= ~reached
     return [value_of(cells) for cells in claimed]
+
+
+def race_step(
+    spread: Callable[[int], int],
+    fill: Callable[[int, int], int],
+    front: int,
+    open_cells: int,
+    targets: list[int],
+) -> int:
+    """One move of a side in :func:`race`: the open cells around ``front`` (by the
+    board's ``spread``) and the cells of their colour (``targets``) joined to them."""
+    around = spread(front) & open_cells
+    reached = 0
+    for target in targets:
+        seeds = around & target
+        if seeds:
+            reached |= fill(seeds, target & open_cells)
+    return reached
 
 
 def allowed_colours(position: Position, seat: int) -> list[int]:
