@@ -9,6 +9,11 @@ what that process committed) and without it (every move under the lock).
 
 Run from another checkout's folder (``cd /tmp/old && python /path/to/bench/move_cost.py``)
 it measures that checkout's code on a database of its own: the same script for both.
+``--statements``: what each statement of today's move costs on its own (the lock, the
+seats, the ``UPDATE``, the move's ``INSERT``, each in its own ``atomic()``), how much of
+the seats' is building their SQL, Channels' ``get_user`` and one hop to the database
+thread: the least a move through the ORM can cost (docs/performance.md).
+
 Figures are printed, never asserted.
 """
 
@@ -28,6 +33,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECRET_KEY", "bench-only-" + "k" * 40)
+# As in production, a connection outlives a call (tests/with_services.sh sets 0 for the
+# tests, which would open a connection on every hop to the database thread).
+os.environ["DB_CONN_MAX_AGE"] = "60"
 
 
 def database(name: str) -> None:
@@ -46,6 +54,9 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=2000)
     parser.add_argument(
         "--profile", action="store_true", help="where the time of the kept moves goes (cProfile)"
+    )
+    parser.add_argument(
+        "--statements", action="store_true", help="each statement of a move on its own"
     )
     parser.add_argument("--database", default="vog_move_cost_" + Path.cwd().name.replace("-", "_"))
     args = parser.parse_args()
@@ -105,6 +116,9 @@ def main() -> int:
     print(machine(), "-", os.getcwd())
     kept = "version" in inspect.signature(services.move_play).parameters
     play(200, kept)  # warm-up: statements prepared, caches filled
+    if args.statements:
+        statements(members, calls=args.moves)
+        return 0
     if args.profile:
         import cProfile
         import pstats
@@ -123,6 +137,95 @@ def main() -> int:
             f"{wall / args.moves * 1e6:7.0f} µs wall ({args.moves} moves)"
         )
     return 0
+
+
+def statements(members, *, calls: int) -> None:
+    """CPU of each statement a move makes, in its own ``atomic()``, ``calls`` times."""
+    import asyncio
+    import itertools
+    from importlib import import_module
+
+    from channels.auth import get_user
+    from channels.db import aclose_old_connections
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.db import connection, transaction
+
+    from games import access, services, timing
+    from games.models import Move, Seat
+
+    match = services.match_create(variant="fast", members=members, now=timing.now())
+    game = match.current_game
+    plies = itertools.count(1000)
+    seats = Seat.objects.filter(match_id=match.pk).order_by("seat")
+    sql, params = seats.values_list(*access.SEAT_COLUMNS).query.sql_with_params()
+
+    def atomic(work):
+        def call():
+            with transaction.atomic():
+                work()
+
+        return call
+
+    def precompiled():
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            cursor.fetchall()
+
+    def update():
+        match.version += 1
+        match.save(update_fields={"version", "state", "status", "clock_state", "updated_at"})
+
+    def insert():
+        Move.objects.create(
+            game_id=game.pk, ply=next(plies), seat=0, color=1, played_at=timing.now()
+        )
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store.update(
+        {
+            SESSION_KEY: str(members[0].pk),
+            BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],
+            HASH_SESSION_KEY: members[0].get_session_auth_hash(),
+        }
+    )
+    store.save()
+    scope = {"session": store}
+
+    def cpu(call) -> float:
+        call()
+        started = time.process_time()
+        for _ in range(calls):
+            call()
+        return (time.process_time() - started) / calls * 1e6
+
+    async def cpu_async(call) -> float:
+        await call()
+        started = time.process_time()
+        for _ in range(calls):
+            await call()
+        return (time.process_time() - started) / calls * 1e6
+
+    rows = [
+        ("atomic() around nothing", cpu(atomic(lambda: None))),
+        (
+            "atomic() around a SELECT 1",
+            cpu(atomic(lambda: connection.cursor().execute("SELECT 1"))),
+        ),
+        ("the lock (access.locked_match)", cpu(atomic(lambda: access.locked_match(match.pk)))),
+        ("the seats (access.seats_for)", cpu(atomic(lambda: access.seats_for(match.pk)))),
+        (
+            "the seats' SQL built, not run",
+            cpu(lambda: seats.values_list(*access.SEAT_COLUMNS).query.sql_with_params()),
+        ),
+        ("the seats' SQL run, built once", cpu(atomic(precompiled))),
+        ("the match's UPDATE (save)", cpu(atomic(update))),
+        ("the move's INSERT", cpu(atomic(insert))),
+        ("Channels' get_user, its hop included", asyncio.run(cpu_async(lambda: get_user(scope)))),
+        ("one hop (aclose_old_connections)", asyncio.run(cpu_async(aclose_old_connections))),
+    ]
+    for label, micros in rows:
+        print(f"{label:>40}: {micros:6.0f} µs CPU a call ({calls} calls)")
 
 
 if __name__ == "__main__":
