@@ -245,7 +245,8 @@ class MatchRow:
     """One of a member's matches as their page shows it, from their side."""
 
     match: Match
-    opponents: list[str]
+    opponents: list[Seat]  # the other side's seats (computers' too: ``seat_link``)
+    seats: list[Seat]
     outcome: str | None  # "won", "lost", "drawn", or None while not finished
     points: str
     totals: str
@@ -275,7 +276,7 @@ def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, lis
         state = MatchState.from_dict(match.state)
         sides = state.board.sides
         my_side = next(side for side in sides if mine in side)
-        opponents = [s.display_name for s in seats if s.seat not in my_side]
+        opponents = [s for s in seats if s.seat not in my_side]
         outcome = None
         if match.status == Match.Status.FINISHED:
             if mine in state.winners:
@@ -288,6 +289,7 @@ def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, lis
             MatchRow(
                 match=match,
                 opponents=opponents,
+                seats=seats,
                 outcome=outcome,
                 points=f"{_halves(state.points[mine])}–{_halves(state.points[best])}",
                 totals=f"{state.totals[mine]}–{state.totals[best]}",

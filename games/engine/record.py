@@ -124,9 +124,13 @@ def record_of(
 
 
 def _event(state: MatchState, seat: int | None, event: str) -> MatchState:
-    if event != "abort" and seat is None:
+    if event == "abort":
+        # Not only before every seat has moved: a moderator aborts a stuck match, and a
+        # practice table left behind is aborted, at any move (SPEC §3). Recorded, so done.
+        return state.abort(forced=True, by=seat)
+    if seat is None:
         raise RecordError(f"{event} needs a seat")
-    return state.event(seat, event) if event != "abort" else state.abort()
+    return state.event(seat, event)
 
 
 @dataclass(frozen=True)

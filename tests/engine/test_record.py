@@ -276,6 +276,28 @@ def test_an_aborted_match():
     )
 
 
+@pytest.mark.parametrize("between_games", [False, True])
+def test_a_match_aborted_after_every_seat_moved_is_recorded_and_replays(between_games):
+    """A moderator aborts a stuck match, and a practice table left behind is aborted, at
+    any move (SPEC §3), between the games too: its record is written and replays to it."""
+    state = MatchState.new(VARIANTS["fast"].new_position(3), games=2)
+    while state.status == "playing" and (between_games or len(state.current.moves) < 6):
+        position = state.current.position
+        state = state.play(position.to_move, position.legal_moves()[0])
+    assert not state.can_abort
+    assert state.status == ("between_games" if between_games else "playing")
+    aborted = state.abort(forced=True)
+    record = record_of(aborted, variant="fast", players=["ann", "ben"])
+    assert record.games[0].moves[-1] == "aborted"
+    result = replay(record_from_text(record_to_text(record)))
+    assert result.agrees, result.disagreements
+    assert (result.status, result.reason, result.winners) == ("aborted", "aborted", ())
+    assert [g.position for g in result.games] == [g.position for g in aborted.games]
+    finished = record_to_text(record).replace("aborted\n", "A resigns match\naborted\n")
+    with pytest.raises(RecordError, match=r"aborted.*the match is over"):
+        replay(record_from_text(finished))
+
+
 def random_match(key: str, seed: int) -> MatchState:
     """A whole match of ``key`` with random legal moves; every third match has a seat
     resign the game, resign the match, flag or abandon at some point."""

@@ -152,6 +152,30 @@ def test_the_tables_list_is_paginated(client, make_member):
     assert [t["host"] for t in second["tables"]] == [f"h{i}" for i in range(50, 55)]
 
 
+def test_the_record_of_a_match_aborted_after_its_first_moves_downloads_and_replays(
+    client, players, tmp_path
+):
+    """A moderator's abort (or a practice table left behind) comes after moves: its
+    record is still a record (it was a 500)."""
+    match = new_match("fast", players)
+    play_opening(match, players[:2])
+    services.match_abort(match_id=match.pk, now=T0, reason="stuck")
+    response = client.get(f"/match/{match.pk}/record.txt")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "\naborted\n" in text and '[Reason "aborted"]' in text
+    path = tmp_path / "match.txt"
+    path.write_text(text)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", str(path)],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "(aborted)" in replayed.stdout
+
+
 @pytest.mark.parametrize("variant", PLAYABLE)
 def test_a_downloaded_record_replays_to_the_sites_results(client, players, variant, tmp_path):
     match = new_match(variant, players, seed=11)

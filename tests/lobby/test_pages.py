@@ -4,6 +4,7 @@ whatever the number of tables and matches; the JSON list of waiting tables."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games import services
 from games.models import Match
@@ -74,6 +75,20 @@ def test_a_members_page_shows_results_from_their_side(client, make_member):
     assert 'action="/@/xhero/challenge/"' in page
     anonymous = client.__class__().get(f"/@/{hero.username}/").content.decode()
     assert "Last seen" not in anonymous
+
+
+def test_a_members_page_names_the_computer_without_a_link(client, make_member):
+    """A practice match's opponent is the computer, not a member: named, not linked (its
+    name linked to a member's page that does not exist)."""
+    hero = fill(make_member, 0, 1, "c")
+    services.practice_start(
+        member=hero, board="fast", level=2, member_starts=True, clock="", now=T0
+    )
+    client.force_login(hero)
+    with translation.override("es"):
+        page = client.get(f"/es/@/{hero.username}/").content.decode()
+    assert '<span class="member bot">Ordenador (nivel 2)</span>' in page
+    assert 'href="/es/@/Ordenador' not in page and 'href="/es/@/crival0/"' in page
 
 
 def test_members_pages_are_paginated(client, make_member):
