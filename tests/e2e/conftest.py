@@ -52,15 +52,23 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(autouse=True)
 def _pages_closed(request):
-    """Every page still open after a test is closed, passed or failed (contexts stay: a
-    module's fixture may keep one for its tests). An open page keeps its sockets: the home
-    page's live board follows VOG TV, so a home page of an earlier test would watch the
-    next test's match and count as a spectator there."""
+    """What a test opened in the browser is closed after it, passed or failed: its own
+    contexts, and the pages of contexts it found open (a module's fixture may keep one for
+    its tests). An open page keeps its sockets: the home page's live board follows VOG TV,
+    so a home page of an earlier test would watch the next test's match and count as a
+    spectator there."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    kept = set(browser.contexts)
     yield
-    if "browser" in request.fixturenames:
-        for context in request.getfixturevalue("browser").contexts:
+    for context in list(browser.contexts):
+        if context in kept:
             for page in list(context.pages):
                 page.close()
+        else:
+            context.close()
 
 
 def off_the_loop(service, **arguments):

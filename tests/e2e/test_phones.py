@@ -49,16 +49,10 @@ def phone_context(browser, width: int, height: int, **options):
 
 @pytest.fixture(scope="module")
 def phones(browser):
-    """One browser context per screen size, kept for the module's tests (each logs its own
-    member in)."""
-    contexts = {}
-
-    def context(width: int, height: int):
-        if (width, height) not in contexts:
-            contexts[width, height] = phone_context(browser, width, height)
-        return contexts[width, height]
-
-    yield context
+    """One browser context per screen size of ``PHONES``, opened before the module's first
+    test and kept for its tests (each logs its own member in)."""
+    contexts = {size: phone_context(browser, *size) for size in PHONES}
+    yield lambda width, height: contexts[width, height]
     for context in contexts.values():
         context.close()
 
