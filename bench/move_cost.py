@@ -148,8 +148,8 @@ def statements(members, *, calls: int) -> None:
     from channels.auth import get_user
     from channels.db import aclose_old_connections
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.db import connection, transaction
+    from django.test import Client
 
     from games import access, services, timing
     from games.models import Move, Seat
@@ -181,16 +181,14 @@ def statements(members, *, calls: int) -> None:
             game_id=game.pk, ply=next(plies), seat=0, color=1, played_at=timing.now()
         )
 
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store.update(
-        {
-            SESSION_KEY: str(members[0].pk),
-            BACKEND_SESSION_KEY: settings.AUTHENTICATION_BACKENDS[0],
-            HASH_SESSION_KEY: members[0].get_session_auth_hash(),
-        }
-    )
-    store.save()
-    scope = {"session": store}
+    visitor = Client()
+    visitor.force_login(members[0])  # a session as a log-in leaves it
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    key = visitor.session.session_key
+
+    def standing():
+        """As a socket asks before each action: the session read afresh, then the member."""
+        return get_user({"session": store(key)})
 
     def cpu(call) -> float:
         call()
@@ -221,7 +219,7 @@ def statements(members, *, calls: int) -> None:
         ("the seats' SQL run, built once", cpu(atomic(precompiled))),
         ("the match's UPDATE (save)", cpu(atomic(update))),
         ("the move's INSERT", cpu(atomic(insert))),
-        ("Channels' get_user, its hop included", asyncio.run(cpu_async(lambda: get_user(scope)))),
+        ("Channels' get_user, its hop included", asyncio.run(cpu_async(standing))),
         ("one hop (aclose_old_connections)", asyncio.run(cpu_async(aclose_old_connections))),
     ]
     for label, micros in rows:
