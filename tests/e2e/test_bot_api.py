@@ -76,8 +76,13 @@ class Client:
     def logged(self, predicate) -> dict | None:
         return next((data for _at, data in list(self.lines) if predicate(data)), None)
 
-    def wait(self, predicate, timeout: float = 20) -> dict:
-        assert wait_for(lambda: self.logged(predicate) is not None, timeout), self.lines[-20:]
+    def wait(self, predicate, timeout: float = 20, *, server: Daphne | None = None) -> dict:
+        """The first line ``predicate`` accepts, within ``timeout`` seconds; else a failure
+        that shows the event stream's last lines (and the server's log, given one)."""
+        if not wait_for(lambda: self.logged(predicate) is not None, timeout):
+            event = [data for _at, data in self.lines if data.get("stream") == "event"]
+            log = server.log_path.read_text()[-3000:] if server is not None else ""
+            pytest.fail(f"event stream: {event[-12:]}\nlast lines: {self.lines[-6:]}\n{log}")
         return self.logged(predicate)
 
     def stop(self) -> None:
@@ -227,7 +232,9 @@ def test_a_program_plays_a_rated_match_over_the_api(browser, server_and_worker, 
         assert refused
 
         # Finished, rated by the worker, heard on the event stream.
-        finished = client.wait(lambda d: d.get("line") and d["line"]["type"] == "matchFinish")
+        finished = client.wait(
+            lambda d: d.get("line") and d["line"]["type"] == "matchFinish", server=server
+        )
         assert finished["line"]["match"]["id"] == match_id
         assert wait_for(
             lambda: api_call(server, "GET", f"/api/matches/{match_id}/", None)[1]["rating_changes"],
