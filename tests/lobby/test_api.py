@@ -152,6 +152,20 @@ def test_the_tables_list_is_paginated(client, make_member):
     assert [t["host"] for t in second["tables"]] == [f"h{i}" for i in range(50, 55)]
 
 
+def replay_cli(text: str, folder) -> subprocess.CompletedProcess:
+    """``python -m games.engine replay`` on a downloaded record; it must agree (exit 0)."""
+    path = folder / "match.txt"
+    path.write_text(text)
+    replayed = subprocess.run(
+        [sys.executable, "-m", "games.engine", "replay", str(path)],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    return replayed
+
+
 def test_the_record_of_a_match_aborted_after_its_first_moves_downloads_and_replays(
     client, players, tmp_path
 ):
@@ -164,15 +178,7 @@ def test_the_record_of_a_match_aborted_after_its_first_moves_downloads_and_repla
     assert response.status_code == 200
     text = response.content.decode()
     assert "\naborted\n" in text and '[Reason "aborted"]' in text
-    path = tmp_path / "match.txt"
-    path.write_text(text)
-    replayed = subprocess.run(
-        [sys.executable, "-m", "games.engine", "replay", str(path)],
-        cwd=settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-    )
-    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    replayed = replay_cli(text, tmp_path)
     assert "(aborted)" in replayed.stdout
 
 
@@ -184,15 +190,7 @@ def test_a_downloaded_record_replays_to_the_sites_results(client, players, varia
     assert response["Content-Disposition"] == f'attachment; filename="vog-filler-{match.pk}.txt"'
     text = response.content.decode()
     assert '[Site "VOG Filler"]' in text and f'[Variant "{variant}"]' in text
-    path = tmp_path / "match.txt"
-    path.write_text(text)
-    replayed = subprocess.run(
-        [sys.executable, "-m", "games.engine", "replay", str(path)],
-        cwd=settings.BASE_DIR,
-        capture_output=True,
-        text=True,
-    )
-    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    replayed = replay_cli(text, tmp_path)
     totals = ", ".join(f"{'ABCD'[seat]} {total}" for seat, total in enumerate(state.totals))
     assert f"Match totals: {totals}\n" in replayed.stdout
     result = next(line for line in replayed.stdout.splitlines() if line.startswith("Match result"))
