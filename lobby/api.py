@@ -9,6 +9,8 @@ from functools import wraps
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import condition, require_GET
 
 from accounts.errors import Refusal
@@ -19,7 +21,7 @@ from games.models import SEAT_LETTERS, Match
 from games.selectors import api_match, member_recent_matches
 from games.topics import variant_name
 from lobby import selectors
-from lobby.api_access import authenticate, refusal_response
+from lobby.api_access import authenticate, member_language, refusal_response
 from lobby.models import Arena
 from lobby.standings import arena_table_shown, arenas_listed
 from ratings.selectors import member_ratings
@@ -53,8 +55,10 @@ def _api_headers(view):
     return wrapped
 
 
-def _not_found(detail: str) -> JsonResponse:
-    return _json({"error": "not_found", "detail": detail}, status=404)
+def _not_found(request: HttpRequest, detail) -> JsonResponse:
+    """404, its ``detail`` in the request's language (``member_language``)."""
+    with translation.override(member_language(request)):
+        return _json({"error": "not_found", "detail": str(detail)}, status=404)
 
 
 def _page(request: HttpRequest, items: list, key: str, path: str) -> dict:
@@ -154,7 +158,7 @@ def match(request: HttpRequest, key: str) -> JsonResponse:
     ``If-None-Match`` with the current ETag answers 304 (Django's ``condition``)."""
     found = _find(key)
     if found is None:
-        return _not_found("No match has that id.")
+        return _not_found(request, _("No match has that id."))
     return _json(matches.match_record(found))
 
 
@@ -164,7 +168,7 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
     """``GET /api/users/<username>/``: ratings per scale and recent matches."""
     member = member_by_username(username)
     if member is None:
-        return _not_found("No member has that name.")
+        return _not_found(request, _("No member has that name."))
     recent = member_recent_matches(member, limit=20)
     return _json(
         {
@@ -221,7 +225,7 @@ def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
     """``GET /api/arenas/<id>/``: an arena with its standings, each member's results."""
     found = Arena.objects.filter(pk=arena_id).first()
     if found is None:
-        return _not_found("No arena has that id.")
+        return _not_found(request, _("No arena has that id."))
     table = arena_table_shown(found)
     data = _arena(found, found.entries.filter(active=True).count())
     data["standings"] = [

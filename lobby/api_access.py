@@ -76,13 +76,14 @@ def api_ok(data: dict | None = None) -> JsonResponse:
 
 
 def member_language(request: HttpRequest, member=None) -> str:
-    """The member's language when they chose one, else the request's (its
-    ``Accept-Language``, as Django's ``LocaleMiddleware`` found it)."""
-    languages = dict(settings.LANGUAGES)
+    """The member's language when they chose one, else the request's: its path's prefix
+    (``/bg/api/…``), else its language cookie or ``Accept-Language``. (The pages' rule,
+    an unprefixed path being English, is not the API's: a program says its language in
+    its headers.)"""
     chosen = getattr(member, "language", "") or ""
-    if chosen in languages:
+    if chosen in dict(settings.LANGUAGES):
         return chosen
-    return getattr(request, "LANGUAGE_CODE", "") or settings.LANGUAGE_CODE
+    return translation.get_language_from_request(request, check_path=True)
 
 
 def authenticate(request: HttpRequest, *, scope: str | None, bot: bool = False) -> ApiToken:

@@ -93,6 +93,14 @@ def test_unknown_and_private_matches_answer_404_with_json(client, players):
         "error": "not_found",
         "detail": "No member has that name.",
     }
+    # In the request's language: the path's prefix, else its Accept-Language.
+    spanish = client.get("/es/api/matches/999999/")
+    assert (spanish.status_code, spanish.json()["detail"]) == (
+        404,
+        "Ningún match tiene ese número.",
+    )
+    bulgarian = client.get("/api/arenas/999999/", HTTP_ACCEPT_LANGUAGE="bg")
+    assert bulgarian.status_code == 404 and bulgarian.json()["detail"] != "No arena has that id."
 
 
 def test_etags_revalidate_and_change_with_the_match(client, players):

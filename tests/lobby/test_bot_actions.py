@@ -184,6 +184,34 @@ def test_refusals_of_challenges_and_their_answers(client, people, make_member):
     assert client.post(cancel, **keys["alice"]).status_code == 200
 
 
+def test_a_refusal_speaks_the_language_the_program_asks_for(client, people, make_member):
+    """The member's chosen language first; else the request's: the path's prefix, else
+    its ``Accept-Language`` (a program has no language cookie and no pages)."""
+    _members, keys = people  # alice chose no language
+    greek = client.post(
+        "/api/challenge/robo", {"variant": "chess"}, HTTP_ACCEPT_LANGUAGE="el", **keys["alice"]
+    )
+    assert greek.json() == {"error": "invalid", "message": "Δεν υπάρχει τέτοια παραλλαγή."}
+    dutch = client.post("/nl/api/challenge/robo", {"variant": "chess"}, **keys["alice"])
+    assert dutch.json()["message"] == "Deze variant bestaat niet."
+    english = client.post("/api/challenge/robo", {"variant": "chess"}, **keys["alice"])
+    assert english.json()["message"] == "There is no such variant."
+    # No token yet: the request's language alone.
+    anonymous = client.post("/api/challenge/robo", {}, HTTP_ACCEPT_LANGUAGE="pt")
+    assert anonymous.status_code == 401
+    assert anonymous.json()["message"].startswith("Envie o seu token da API")
+    # A member who chose Spanish reads Spanish whatever the request says.
+    sofia = make_member("sofia", language="es")
+    spanish = client.post(
+        "/api/challenge/robo",
+        {"variant": "chess"},
+        HTTP_ACCEPT_LANGUAGE="bg",
+        **bearer(sofia, ["challenge:write"]),
+    )
+    assert spanish.json()["message"] == "No existe esa variante."
+    assert not Challenge.objects.exists()
+
+
 def test_a_flood_of_moves_or_challenges_is_refused_and_changes_nothing(client, people, settings):
     members, keys = people
     match = challenge_and_accept(client, keys, rated=False)
