@@ -56,15 +56,24 @@ def greedy(state):
 
 
 def play(args, match_id):
+    done = set()  # what it already did: a later state (a seat coming, say) may come first
     for state in stream(args, f"/api/bot/match/{match_id}/stream", match_id):
         if state["type"] not in ("matchFull", "matchState"):
             continue  # a chat line
         match, game, seat = state["match"], state["game"], state["you"]["seat"]
+        turn = (match["status"], game["number"], game["ply"])
+        if turn in done:
+            continue
         if match["status"] == "between_games" and seat not in match["ready"]:
-            call(args, f"/api/bot/match/{match_id}/ready")
+            done.add(turn)
+            if call(args, f"/api/bot/match/{match_id}/ready")[0] != 200:
+                done.discard(turn)  # tried again at the next state
         elif match["status"] == "playing" and not game["over"] and game["to_move"] == seat:
+            done.add(turn)
             colour = greedy(state)
-            call(args, f"/api/bot/match/{match_id}/move/{colour}", ply=game["ply"])
+            path = f"/api/bot/match/{match_id}/move/{colour}"
+            if call(args, path, ply=game["ply"])[0] != 200:
+                done.discard(turn)
 
 
 def main():
