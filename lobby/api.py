@@ -8,7 +8,8 @@ from __future__ import annotations
 from functools import wraps
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import condition, require_GET
@@ -21,7 +22,7 @@ from games.models import SEAT_LETTERS, Match
 from games.selectors import api_match, member_recent_matches
 from games.topics import variant_name
 from lobby import selectors
-from lobby.api_access import authenticate, member_language, refusal_response
+from lobby.api_access import api_error, authenticate, member_language, refusal_response
 from lobby.models import Arena
 from lobby.standings import arena_table_shown, arenas_listed
 from ratings.selectors import member_ratings
@@ -255,3 +256,25 @@ def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
         for line in table
     ]
     return _json(data)
+
+
+def unknown(request: HttpRequest) -> HttpResponse:
+    """Any other path under ``/api/``: a JSON 404 that a program can read (not the site's
+    page), naming the endpoint meant when only a trailing slash is off; a read asked
+    without its slash is redirected, as Django does for pages (``APPEND_SLASH``)."""
+    path = request.path_info
+    other = path[:-1] if path.endswith("/") else path + "/"
+    try:
+        meant = resolve(other).url_name != "api_unknown"
+    except Resolver404:
+        meant = False
+    if meant and other.endswith("/") and request.method in ("GET", "HEAD"):
+        return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    with translation.override(member_language(request)):
+        if meant:
+            message = _("There is no such API endpoint: did you mean %(path)s?") % {"path": other}
+        else:
+            message = _("There is no such API endpoint.")
+        response = api_error("not_found", message, status=404)
+    response["Access-Control-Allow-Origin"] = "*"
+    return response

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 import config.converters  # noqa: F401 (the "id" converter)
 from lobby import api, arena_views, bot_api, bot_streams, report_views, views
@@ -52,4 +52,6 @@ urlpatterns = [
     path("api/challenge/<id:challenge_id>/decline", bot_api.challenge_decline, name="api_decline"),
     path("api/challenge/<id:challenge_id>/cancel", bot_api.challenge_cancel, name="api_cancel"),
     path("api/challenge/<str:username>", bot_api.challenge_create, name="api_challenge"),
+    # Last: any other path under api/ answers a JSON 404 (lobby.api.unknown).
+    re_path(r"^api/", api.unknown, name="api_unknown"),
 ]

@@ -203,3 +203,25 @@ def test_a_downloaded_record_replays_to_the_sites_results(client, players, varia
     assert f"Match totals: {totals}\n" in replayed.stdout
     result = next(line for line in replayed.stdout.splitlines() if line.startswith("Match result"))
     assert f"({state.reason})" in result
+
+
+def test_any_other_api_path_answers_json_in_the_request_language(client):
+    """A program that mistypes an endpoint reads JSON, not the site's 404 page."""
+    for path in ("/api/nothing", "/api/bot/match/abc/ready", "/api/", "/api/matches/"):
+        answer = client.post(path)
+        assert answer.status_code == 404, path
+        assert answer.json() == {"error": "not_found", "message": "There is no such API endpoint."}
+    # Only the trailing slash off: the endpoint meant is named; a read is redirected.
+    slashed = client.post("/api/challenge/3/accept/")
+    assert slashed.status_code == 404
+    assert slashed.json()["message"] == (
+        "There is no such API endpoint: did you mean /api/challenge/3/accept?"
+    )
+    read = client.get("/api/variants?x=1")
+    assert (read.status_code, read["Location"]) == (301, "/api/variants/?x=1")
+    spanish = client.get("/api/nothing/", HTTP_ACCEPT_LANGUAGE="es")
+    assert spanish.json()["message"] == "No existe ese punto de acceso de la API."
+    greek = client.get("/el/api/nothing/")
+    assert greek.status_code == 404 and greek.json()["message"] != "There is no such API endpoint."
+    # Pages keep the site's own 404.
+    assert "application/json" not in client.get("/nothing/")["Content-Type"]
