@@ -12,7 +12,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import condition, require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import condition
 
 from accounts.errors import Refusal
 from accounts.selectors import member_by_username
@@ -34,23 +35,32 @@ def _json(data, status: int = 200) -> JsonResponse:
     return JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
 
 
-def _api_headers(view):
-    """Every answer, a 304 included: any browser tool may read it, and revalidates each
-    time (ETag). Open without a token; a token that is sent must be valid (SPEC §15:
-    401 otherwise, as on every API call)."""
+def _read(view):
+    """A read endpoint: GET (and HEAD) only, a JSON 405 otherwise; no CSRF check, since it
+    changes nothing (a program's POST here is told the method, not refused as a form).
+    Every answer, a 304 included: any browser tool may read it, and revalidates each time
+    (ETag). Open without a token; a token that is sent must be valid (SPEC §15: 401
+    otherwise, as on every API call)."""
 
+    @csrf_exempt
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if "Authorization" in request.headers:
+        if request.method not in ("GET", "HEAD"):
+            with translation.override(member_language(request)):
+                response = api_error("method", _("Use %(methods)s here.") % {"methods": "GET"})
+            response["Allow"] = "GET, HEAD"
+        elif "Authorization" in request.headers:
             try:
                 authenticate(request, scope=None)
+                response = None
             except Refusal as refusal:
                 response = refusal_response(request, refusal)
-                response["Access-Control-Allow-Origin"] = "*"
-                return response
-        response = view(request, *args, **kwargs)
+        else:
+            response = None
+        if response is None:
+            response = view(request, *args, **kwargs)
+            response["Cache-Control"] = "no-cache"
         response["Access-Control-Allow-Origin"] = "*"
-        response["Cache-Control"] = "no-cache"
         return response
 
     return wrapped
@@ -78,8 +88,7 @@ def _rating(rating) -> float | None:
     return None if rating is None or rating.provisional else round(rating.rating)
 
 
-@require_GET
-@_api_headers
+@_read
 def variants(request: HttpRequest) -> JsonResponse:
     """``GET /api/variants/``: every variant of SPEC §2."""
     return _json(
@@ -105,8 +114,7 @@ def variants(request: HttpRequest) -> JsonResponse:
     )
 
 
-@require_GET
-@_api_headers
+@_read
 def tables(request: HttpRequest) -> JsonResponse:
     """``GET /api/tables/``: the public tables waiting for players, oldest first."""
     rows = []
@@ -151,8 +159,7 @@ def _find(key: str) -> Match | None:
     return None if found is None or found.status == Match.Status.WAITING else found
 
 
-@require_GET
-@_api_headers
+@_read
 @condition(etag_func=_match_etag)
 def match(request: HttpRequest, key: str) -> JsonResponse:
     """``GET /api/matches/<id>/`` (a public match) or ``/api/matches/<token>/`` (any);
@@ -163,8 +170,7 @@ def match(request: HttpRequest, key: str) -> JsonResponse:
     return _json(matches.match_record(found))
 
 
-@require_GET
-@_api_headers
+@_read
 def user(request: HttpRequest, username: str) -> JsonResponse:
     """``GET /api/users/<username>/``: ratings per scale and recent matches."""
     member = member_by_username(username)
@@ -207,8 +213,7 @@ def _arena(arena: Arena, entrants: int) -> dict:
     }
 
 
-@require_GET
-@_api_headers
+@_read
 def arenas(request: HttpRequest) -> JsonResponse:
     """``GET /api/arenas/``: running, upcoming and recently finished arenas (SPEC §12)."""
     listed = arenas_listed()
@@ -220,8 +225,7 @@ def arenas(request: HttpRequest) -> JsonResponse:
     )
 
 
-@require_GET
-@_api_headers
+@_read
 def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
     """``GET /api/arenas/<id>/``: an arena with its standings, each member's results."""
     found = Arena.objects.filter(pk=arena_id).first()
@@ -258,6 +262,7 @@ def arena(request: HttpRequest, arena_id: int) -> JsonResponse:
     return _json(data)
 
 
+@csrf_exempt
 def unknown(request: HttpRequest) -> HttpResponse:
     """Any other path under ``/api/``: a JSON 404 that a program can read (not the site's
     page), naming the endpoint meant when only a trailing slash is off; a read asked

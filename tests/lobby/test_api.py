@@ -225,3 +225,16 @@ def test_any_other_api_path_answers_json_in_the_request_language(client):
     assert greek.status_code == 404 and greek.json()["message"] != "There is no such API endpoint."
     # Pages keep the site's own 404.
     assert "application/json" not in client.get("/nothing/")["Content-Type"]
+
+
+def test_a_program_posting_to_a_read_endpoint_is_told_the_method():
+    """No CSRF page for a program: the read API and unknown paths answer JSON."""
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    posted = strict.post("/api/variants/", HTTP_ACCEPT_LANGUAGE="nl")
+    assert posted.status_code == 405 and posted["Allow"] == "GET, HEAD"
+    assert posted.json() == {"error": "method", "message": "Gebruik hier GET."}
+    assert strict.delete("/api/users/nobody/").json()["error"] == "method"
+    assert strict.post("/api/nothing").json()["error"] == "not_found"
+    assert strict.head("/api/variants/").status_code == 200
