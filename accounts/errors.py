@@ -11,12 +11,14 @@ class Refusal(ValueError):
     """A request the site refuses. ``code`` is the protocol's error code (SPEC §7:
     ``not_found``, ``not_allowed``, …); ``message`` is for the person, marked for
     translation and translated when shown. The tables' errors are refusals too
-    (``games.errors.TableError``)."""
+    (``games.errors.TableError``). ``retry_after``: for a refusal by a rate limit, the
+    seconds until its window ends (the API's ``Retry-After``)."""
 
-    def __init__(self, code: str, message) -> None:
+    def __init__(self, code: str, message, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
 
 def interpolated(message: Promise, values: dict[str, Any]) -> Promise:

@@ -24,6 +24,7 @@ accounts``) so that every app declares its limits with it.
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -82,6 +83,13 @@ class Limit:
         """Whether one more action of ``key`` at ``now`` would go over (counts nothing)."""
         count, seconds = self.rate()
         return cache.get(self._window(key, now, seconds), 0) >= count
+
+    def retry_after(self, *, now: datetime | float) -> int:
+        """Whole seconds from ``now`` until the window ends: when a refused action may
+        be tried again (at least 1)."""
+        seconds = self.rate()[1]
+        at = now.timestamp() if isinstance(now, datetime) else float(now)
+        return max(1, math.ceil(seconds - at % seconds))
 
     def _window(self, key: object, now: datetime | float, seconds: float) -> str:
         at = now.timestamp() if isinstance(now, datetime) else float(now)

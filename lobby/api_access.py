@@ -62,13 +62,19 @@ STATUS = {
 }
 
 
-def api_error(code: str, message, *, status: int | None = None) -> JsonResponse:
-    """A refusal as JSON, its message in the language active now."""
-    return JsonResponse(
+def api_error(
+    code: str, message, *, status: int | None = None, retry_after: int | None = None
+) -> JsonResponse:
+    """A refusal as JSON, its message in the language active now; ``retry_after``: the
+    ``Retry-After`` header of a refusal by a rate limit."""
+    response = JsonResponse(
         {"error": code, "message": str(message)},
         status=status or STATUS.get(code, 400),
         json_dumps_params={"ensure_ascii": False},
     )
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def api_ok(data: dict | None = None) -> JsonResponse:
@@ -104,7 +110,9 @@ def refusal_response(request: HttpRequest, refusal: Refusal, member=None) -> Jso
     """A refusal in the member's language (the request's when no member is known)."""
     with translation.override(member_language(request, member)):
         status = refusal.status if isinstance(refusal, TokenRefused) else None
-        return api_error(refusal.code, refusal.message, status=status)
+        return api_error(
+            refusal.code, refusal.message, status=status, retry_after=refusal.retry_after
+        )
 
 
 def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("POST",)):
@@ -139,7 +147,7 @@ def api_action(*, scope: str, bot: bool = False, methods: tuple[str, ...] = ("PO
                 try:
                     return view(request, token, *args, **kwargs)
                 except Refusal as refusal:
-                    return api_error(refusal.code, refusal.message)
+                    return api_error(refusal.code, refusal.message, retry_after=refusal.retry_after)
                 except Exception:
                     logger.exception("API call %s failed", request.path)
                     return api_error("internal", _("Something went wrong on the server."))

@@ -41,7 +41,15 @@ def _limited(token: ApiToken) -> str:
 
 def _count(token: ApiToken, moment: float) -> None:
     if not SOCKET_MESSAGES.hit(_limited(token), now=moment):
-        raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
+        raise _over_budget(moment)
+
+
+def _over_budget(moment: float) -> TableError:
+    return TableError(
+        "rate_limited",
+        _("Slow down: too many messages in a short time."),
+        retry_after=SOCKET_MESSAGES.retry_after(now=moment),
+    )
 
 
 def acted(token: ApiToken, action: Callable[[], Any], *, move: bool = False) -> Any:
@@ -49,7 +57,7 @@ def acted(token: ApiToken, action: Callable[[], Any], *, move: bool = False) -> 
     counts only when it is refused, anything else before it runs."""
     moment = time.time()
     if SOCKET_MESSAGES.over(_limited(token), now=moment):
-        raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
+        raise _over_budget(moment)
     if not move:
         _count(token, moment)
     try:

@@ -57,4 +57,5 @@ def lobby_rate_check(member: User, now: datetime) -> None:
             "rate_limited",
             _("Slow down: at most %(limit)d tables and challenges a minute.")
             % {"limit": LOBBY_ACTIONS.rate()[0]},
+            retry_after=LOBBY_ACTIONS.retry_after(now=now),
         )

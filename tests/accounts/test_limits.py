@@ -35,6 +35,18 @@ def test_a_new_window_allows_again():
     ]
 
 
+def test_retry_after_is_what_is_left_of_the_window():
+    start = T0.replace(second=0, microsecond=0)
+    assert THREE_A_MINUTE.retry_after(now=start) == 60
+    assert THREE_A_MINUTE.retry_after(now=start + timedelta(seconds=59.2)) == 1
+    assert THREE_A_MINUTE.retry_after(now=start + timedelta(seconds=20.5)) == 40
+    # Then the action is allowed again.
+    for _ in range(3):
+        THREE_A_MINUTE.hit("dee", now=start + timedelta(seconds=20.5))
+    assert not THREE_A_MINUTE.hit("dee", now=start + timedelta(seconds=59))
+    assert THREE_A_MINUTE.hit("dee", now=start + timedelta(seconds=20.5 + 40))
+
+
 def test_seconds_may_be_posix_time():
     at = T0.timestamp()
     assert [THREE_A_MINUTE.hit("cy", now=at) for _ in range(4)] == [True, True, True, False]

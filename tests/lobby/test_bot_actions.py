@@ -220,7 +220,10 @@ def test_a_flood_of_moves_or_challenges_is_refused_and_changes_nothing(client, p
     url = f"/api/bot/match/{match.pk}/move/1"
     codes = [client.post(url, {"ply": 0}, **robos).json()["error"] for _ in range(8)]
     assert codes[:5] == ["not_your_turn"] * 5 and set(codes[5:]) == {"rate_limited"}
-    assert client.post(url, {"ply": 0}, **robos).status_code == 429
+    refused = client.post(url, {"ply": 0}, **robos)
+    # When to try again: the seconds left in the 10 s window.
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 10
+    assert "Retry-After" not in client.post(url, {"ply": 0}, **keys["rex"])  # not_a_player
     assert state_of(match).current.ply == 0
     # Challenges: the lobby's limit, whatever sends them.
     settings.LOBBY_ACTIONS_PER_MINUTE = 2
@@ -231,6 +234,7 @@ def test_a_flood_of_moves_or_challenges_is_refused_and_changes_nothing(client, p
     ]
     assert [a.status_code for a in answers][-1] == 429
     assert answers[-1].json()["error"] == "rate_limited"
+    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
 
 
 def test_moves_in_turn_never_count_against_the_limit(client, people, settings):
