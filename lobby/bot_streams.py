@@ -32,6 +32,7 @@ import random
 import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -69,6 +70,8 @@ CLOSING = ("socket.close", "stream.end")
 #: how often an event stream compares the database with what it told, should the channel
 #: layer have lost a notice (each notice makes it compare at once)
 RESYNC_SECONDS = 30
+#: how far back from its last look an event stream asks which of its bot's challenges ended
+SENT_ENDED_MARGIN = timedelta(seconds=5)
 
 
 class Behind(Exception):
@@ -268,9 +271,14 @@ class Told:
 
     def __init__(self) -> None:
         self.received: dict[int, dict] = {}
-        self.sent: set[int] = set()
         self.in_play: set[int] = set()
         self.read_at = time.monotonic()  # when the database was last compared
+        # The bot's own challenges that ended since the last look are told, from the
+        # stream's opening on: later from a little before the last look (the process
+        # that ends one stamps it by its own clock, and may commit after this stream
+        # looked), those told then being left out.
+        self.since = timing.now()
+        self.sent_ended: set[int] = set()  # those told in the last look
 
 
 async def _event_lines(stream: Stream) -> AsyncIterator[bytes]:
@@ -334,7 +342,7 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
     started and finished, challenges received, cancelled, declined."""
     now = timing.now()
     told.read_at = time.monotonic()
-    found = await pooled(lobby_selectors.bot_events)(stream.member.pk, now)
+    found = await pooled(lobby_selectors.bot_events)(stream.member.pk, now, since=told.since)
     out: list[dict] = []
     for match_id in sorted(found.in_play - told.in_play):
         told.in_play.add(match_id)
@@ -349,18 +357,16 @@ async def _event_changes(stream: Stream, told: Told) -> list[dict]:
             told.received[challenge_id] = public
             out.append({"type": "challenge", "challenge": public})
     gone = [c for c in told.received if c not in found.received]
-    gone_sent = told.sent - found.sent
-    statuses = {}
-    if gone or gone_sent:
-        statuses = await pooled(lobby_selectors.challenge_statuses)([*gone, *gone_sent])
-    for challenge_id in [*gone, *sorted(gone_sent)]:
+    statuses = await pooled(lobby_selectors.challenge_statuses)(gone) if gone else {}
+    ended = [(c, statuses.get(c, Challenge.Status.CANCELLED)) for c in gone]
+    ended += [(c, s) for c, s in found.sent_ended.items() if c not in told.sent_ended]
+    told.since, told.sent_ended = now - SENT_ENDED_MARGIN, set(found.sent_ended)
+    for challenge_id, status in ended:
         told.received.pop(challenge_id, None)
-        status = statuses.get(challenge_id, Challenge.Status.CANCELLED)
         if status == Challenge.Status.DECLINED:
             out.append({"type": "challengeDeclined", "challenge": {"id": challenge_id}})
         elif status != Challenge.Status.ACCEPTED:
             out.append({"type": "challengeCanceled", "challenge": {"id": challenge_id}})
-    told.sent = set(found.sent)
     return out
 
 

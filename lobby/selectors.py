@@ -373,33 +373,48 @@ def bots_listed(page_number, now: datetime) -> tuple[Page, list[BotLine]]:
 @dataclass(frozen=True)
 class BotEvents:
     """What a bot's event stream compares with what it has told (SPEC §15): its matches
-    in play, the challenges to it waiting for an answer (as the stream shows them) and
-    those it sent."""
+    in play, the challenges to it waiting for an answer (as the stream shows them), and
+    how the challenges it sent ended: declined, cancelled or expired (by id; accepted ones
+    start a match, told as such)."""
 
     in_play: frozenset[int]
     received: dict[int, dict]
-    sent: frozenset[int]
+    sent_ended: dict[int, str]
 
 
-def bot_events(member_id: int, now: datetime) -> BotEvents:
-    """The bot's matches in play and its open challenges. 2 queries."""
+def bot_events(member_id: int, now: datetime, *, since: datetime | None = None) -> BotEvents:
+    """The bot's matches in play, the challenges to it still open, and the challenges it
+    sent that ended at ``since`` or later (however soon after they were sent: the stream
+    need not have seen them open). 2 queries."""
     in_play = Match.objects.filter(
         seats__member_id=member_id,
         status__in=[Match.Status.PLAYING, Match.Status.BETWEEN_GAMES],
     ).values_list("pk", flat=True)
-    pending = (
-        Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now)
-        .filter(Q(challenged_id=member_id) | Q(challenger_id=member_id))
+    open_to_it = Q(challenged_id=member_id, status=Challenge.Status.PENDING, expires_at__gt=now)
+    wanted = open_to_it
+    if since is not None:
+        answered = Q(
+            status__in=[Challenge.Status.DECLINED, Challenge.Status.CANCELLED],
+            answered_at__gte=since,
+        )
+        lapsed = Q(
+            status__in=[Challenge.Status.EXPIRED, Challenge.Status.PENDING],
+            expires_at__gte=since,
+            expires_at__lte=now,
+        )
+        wanted |= Q(challenger_id=member_id) & (answered | lapsed)
+    challenges = (
+        Challenge.objects.filter(wanted)
         .select_related("challenger", "challenged")
         .order_by("created_at", "pk")
     )
-    received, sent = {}, set()
-    for challenge in pending:
-        if challenge.challenged_id == member_id:
+    received, sent_ended = {}, {}
+    for challenge in challenges:
+        if challenge.challenged_id == member_id and challenge.status == Challenge.Status.PENDING:
             received[challenge.pk] = challenge_public(challenge)
         else:
-            sent.add(challenge.pk)
-    return BotEvents(frozenset(in_play), received, frozenset(sent))
+            sent_ended[challenge.pk] = challenge.status
+    return BotEvents(frozenset(in_play), received, sent_ended)
 
 
 def challenge_statuses(ids) -> dict[int, str]:

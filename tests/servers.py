@@ -338,12 +338,16 @@ class ApiStream:
         self.lines.append((time.monotonic(), data))
         return data
 
-    def next_object(self, predicate=lambda data: True) -> dict:
-        """The next object satisfying ``predicate`` (keep-alives and others skipped)."""
-        while True:
+    def next_object(self, predicate=lambda data: True, within: float = 40) -> dict:
+        """The next object satisfying ``predicate`` (keep-alives and others skipped); fails
+        with the lines read when none came ``within`` seconds (keep-alives come every few
+        seconds, so a stream that stays open but tells nothing is seen too)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
             data = self.read()
             if data is not None and predicate(data):
                 return data
+        raise AssertionError(f"nothing expected within {within} s; lines: {self.lines[-10:]}")
 
     def ends_within(self, seconds: float) -> bool:
         """Whether the server ends the stream within ``seconds`` (lines read meanwhile are

@@ -15,6 +15,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.management import call_command
+from django.db import transaction
 from django.utils import timezone
 
 from accounts import services as accounts
@@ -99,6 +100,46 @@ def test_the_event_stream_tells_challenges_and_matches(bot_and_member):
     assert again.next_object() == {"type": "matchFinish", "match": {"id": match_id}}
     assert Match.objects.get(pk=match_id).status == Match.Status.ABORTED
     again.close()
+
+
+def test_the_bots_own_challenge_is_told_however_soon_it_ended(bot_and_member):
+    """A challenge the bot sent is told when it is declined or cancelled even if its event
+    stream never read it waiting (the stream asks what ended since it last looked, not
+    only what it saw waiting): here each is sent and ended in one transaction, so the
+    stream hears of it only once it has ended; each is told once."""
+    server, robo, alice, keys = bot_and_member
+    events_ = ApiStream(server, "/api/stream/event", keys["robo"])
+    assert events_.status == 200
+    sent = []
+    for end in (lobby.challenge_decline, lobby.challenge_cancel):
+        with transaction.atomic():
+            now = timing.now()
+            made = lobby.challenge_send(
+                challenger=robo,
+                challenged=alice,
+                variant="fast",
+                clock="",
+                single_game=False,
+                rated=False,
+                now=now,
+            )
+            end(
+                challenge_id=made.pk,
+                member=alice if end is lobby.challenge_decline else robo,
+                now=now,
+            )
+        sent.append(made.pk)
+    assert [events_.next_object(), events_.next_object()] == [
+        {"type": "challengeDeclined", "challenge": {"id": sent[0]}},
+        {"type": "challengeCanceled", "challenge": {"id": sent[1]}},
+    ]
+    # Nothing told twice: up to its end (a new stream of the token ends it), nothing else.
+    ApiStream(server, "/api/stream/event", keys["robo"]).close()
+    assert events_.ends_within(10)
+    assert [data for _at, data in events_.lines if data is not None] == [
+        {"type": "challengeDeclined", "challenge": {"id": sent[0]}},
+        {"type": "challengeCanceled", "challenge": {"id": sent[1]}},
+    ]
 
 
 def test_the_match_stream_sends_every_version_and_ends_with_the_match(bot_and_member):
