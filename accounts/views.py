@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse, translate_url
@@ -96,10 +97,11 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@login_required
 @require_POST
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of the member's tokens: calls with it answer 401, its streams end."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("account_tokens"))
     token = ApiToken.objects.filter(pk=token_id, member=request.user).first()
     if token is None:
         raise Http404(_("There is no such token."))
@@ -135,9 +137,13 @@ def _people_action(service, done):
     ``/@/<username>/…/``, then back to that page (or to ``next``) with what happened;
     a script (a chat line's menu) gets JSON instead."""
 
-    @login_required
     @require_POST
     def view(request: HttpRequest, username: str) -> HttpResponse:
+        profile = reverse("profile", args=[username])
+        if not request.user.is_authenticated:  # then back to the page, not to this address
+            if wants_json(request):
+                return refused_json("not_allowed", _("Log in to follow or block members."))
+            return redirect_to_login(profile)
         try:
             other = service(member=request.user, username=username)
         except Refusal as refusal:
@@ -150,7 +156,6 @@ def _people_action(service, done):
             if wants_json(request):
                 return JsonResponse({"ok": True, "message": done % {"name": other.username}})
             messages.success(request, done % {"name": other.username})
-        profile = reverse("profile", args=[username])
         return HttpResponseRedirect(back_to(request, request.POST.get("next", ""), profile))
 
     return view

@@ -104,7 +104,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.BannedMemberMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
+    "config.errors.ButtonAddressPage",
 ]
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"

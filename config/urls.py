@@ -33,3 +33,7 @@ urlpatterns += i18n_patterns(
     path("", include("ratings.urls")),
     prefix_default_language=False,
 )
+
+# The error pages, in the person's language (config/errors.py).
+handler404 = "config.errors.not_found"
+handler500 = "config.errors.server_error"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -234,9 +234,10 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _challenge_action(service, *, goes_to_match: bool):
-    @login_required
     @require_POST
     def view(request: HttpRequest, challenge_id: int) -> HttpResponse:
+        if not request.user.is_authenticated:  # then to the lobby, where challenges show
+            return redirect_to_login(reverse("home"))
         return _attempt(
             request,
             lambda: service(challenge_id=challenge_id, member=request.user, now=timing.now()),
