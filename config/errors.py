@@ -14,14 +14,20 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: the view's own reason (``Http404(_("No member has that name."))``)
     when it gave one, else that there is no page here."""
     reason = exception.args[0] if exception.args else None
-    message = str(reason) if isinstance(reason, str | Promise) else None
-    return render(request, "404.html", {"message": message}, status=404)
+    if not isinstance(reason, str | Promise):
+        reason = _("There is no page at this address.")
+    return _page(request, 404, _("Page not found"), reason)
+
+
+def _page(request: HttpRequest, status: int, title, reason) -> HttpResponse:
+    return render(request, "error.html", {"title": title, "reason": reason}, status=status)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -32,7 +38,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``: a form sent from a page opened too long ago (or from another
     tab of an earlier session) is refused; the person is told to load the page again."""
-    return render(request, "403_csrf.html", status=403)
+    return _page(
+        request,
+        403,
+        _("The form has expired"),
+        _(
+            "Nothing was done: the page was opened too long ago, or before you logged in or "
+            "out in another tab. Go back, load the page again and send the form once more."
+        ),
+    )
 
 
 class ButtonAddressPage:
@@ -47,6 +61,14 @@ class ButtonAddressPage:
         response = self.get_response(request)
         if response.status_code != 405 or response.content or request.method != "GET":
             return response
-        page = render(request, "405.html", status=405)
+        page = _page(
+            request,
+            405,
+            _("Nothing to show here"),
+            _(
+                "This address is a button's, not a page, and opening it did nothing. Go back "
+                "to the page with the button and press it again."
+            ),
+        )
         page["Allow"] = response.get("Allow", "POST")
         return page
