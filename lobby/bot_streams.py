@@ -292,8 +292,13 @@ async def _event_lines(stream: Stream) -> AsyncIterator[bytes]:
             member_events.token_group(stream.token.pk),
             {"type": "stream.replace", "opened": opened[0], "channel": opened[1]},
         )
-        for data in await _event_changes(stream, told):
+        changes = await _event_changes(stream, told)
+        for data in changes:
             yield line(data)
+        if not changes:
+            # The response starts with its first line: without one now, the program would
+            # wait for the first keep-alive to know it is connected.
+            yield KEEP_ALIVE
         stream.wrote()
         while True:
             message = await stream.next()
