@@ -94,8 +94,9 @@ if [ $# -gt 0 ]; then  # a chosen part of the suite: bash tests/with_services.sh
   if [ "${VOG_TEST_DATABASE:-}" = sqlite ]; then unset DATABASE_URL; fi
   "$BIN/python" -m pytest -p no:cacheprovider "$@"
 else
-  # The differential engine tests run on their own without coverage (tracing triples their time).
-  "$BIN/python" -m pytest -p no:cacheprovider -m differential -q tests/engine
+  # The differential engine tests run on their own without coverage (tracing triples their
+  # time), on both cores: pure computation, nothing shared between them.
+  "$BIN/python" -m pytest -p no:cacheprovider -m differential -q -n 2 tests/engine
   # Coverage only when asked (VOG_COVERAGE=1): its tracing adds about 40 % to the pass.
   coverage=()
   [ "${VOG_COVERAGE:-}" = 1 ] && coverage=(--cov --cov-report=term:skip-covered)
