@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
 
 from django.conf import settings
@@ -97,11 +99,34 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def members_back_to(page: Callable[..., str], *, refusal=None):
+    """A button's view (a POST) for members only. A visitor is sent to log in and then
+    back to the page the button was on, ``page(**the view's kwargs)``: not to the
+    button's own address, which is no page. ``refusal``: what a page's script
+    (``wants_json``) is told instead, as ``not_allowed``."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if not request.user.is_authenticated:
+                if refusal is not None and wants_json(request):
+                    return refused_json("not_allowed", refusal)
+                return redirect_to_login(page(**kwargs))
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def profile_url(username: str) -> str:
+    return reverse("profile", args=[username])
+
+
 @require_POST
+@members_back_to(lambda token_id: reverse("account_tokens"))
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of the member's tokens: calls with it answer 401, its streams end."""
-    if not request.user.is_authenticated:
-        return redirect_to_login(reverse("account_tokens"))
     token = ApiToken.objects.filter(pk=token_id, member=request.user).first()
     if token is None:
         raise Http404(_("There is no such token."))
@@ -138,12 +163,9 @@ def _people_action(service, done):
     a script (a chat line's menu) gets JSON instead."""
 
     @require_POST
+    @members_back_to(profile_url, refusal=gettext_lazy("Log in to follow or block members."))
     def view(request: HttpRequest, username: str) -> HttpResponse:
-        profile = reverse("profile", args=[username])
-        if not request.user.is_authenticated:  # then back to the page, not to this address
-            if wants_json(request):
-                return refused_json("not_allowed", _("Log in to follow or block members."))
-            return redirect_to_login(profile)
+        profile = profile_url(username)
         try:
             other = service(member=request.user, username=username)
         except Refusal as refusal:

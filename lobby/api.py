@@ -45,18 +45,7 @@ def _read(view):
     @csrf_exempt
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if request.method not in ("GET", "HEAD"):
-            with translation.override(member_language(request)):
-                response = api_error("method", _("Use %(methods)s here.") % {"methods": "GET"})
-            response["Allow"] = "GET, HEAD"
-        elif "Authorization" in request.headers:
-            try:
-                authenticate(request, scope=None)
-                response = None
-            except Refusal as refusal:
-                response = refusal_response(request, refusal)
-        else:
-            response = None
+        response = _read_refusal(request)
         if response is None:
             response = view(request, *args, **kwargs)
             response["Cache-Control"] = "no-cache"
@@ -64,6 +53,21 @@ def _read(view):
         return response
 
     return wrapped
+
+
+def _read_refusal(request: HttpRequest) -> HttpResponse | None:
+    """Why a read is refused before its view runs (another method, a bad token), or None."""
+    if request.method not in ("GET", "HEAD"):
+        with translation.override(member_language(request)):
+            response = api_error("method", _("Use %(methods)s here.") % {"methods": "GET"})
+        response["Allow"] = "GET, HEAD"
+        return response
+    if "Authorization" in request.headers:
+        try:
+            authenticate(request, scope=None)
+        except Refusal as refusal:
+            return refusal_response(request, refusal)
+    return None
 
 
 def _not_found(request: HttpRequest, detail) -> JsonResponse:

@@ -8,29 +8,25 @@ member, a form with nonsense included, counts towards their reports of the day
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.errors import Refusal
 from accounts.forms import ReportForm
 from accounts.services import report_attempt
-from accounts.views import back_to, refused_json, wants_json
+from accounts.views import back_to, members_back_to, profile_url, refused_json, wants_json
 from games import timing
 from lobby import services
 
 
 @require_POST
+@members_back_to(profile_url, refusal=gettext_lazy("Log in to report a member."))
 def report(request: HttpRequest, username: str) -> HttpResponse:
     as_json = wants_json(request)
-    profile = reverse("profile", args=[username])
+    profile = profile_url(username)
     back = HttpResponseRedirect(back_to(request, request.POST.get("next", ""), profile))
-    if not request.user.is_authenticated:
-        if as_json:
-            return refused_json("not_allowed", _("Log in to report a member."))
-        return redirect_to_login(profile)
     form = ReportForm(request.POST)
     try:
         if not form.is_valid():

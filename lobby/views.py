@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,6 +25,7 @@ from accounts.selectors import (
     member_by_username,
     members_named,
 )
+from accounts.views import members_back_to
 from games import selectors as table_selectors
 from games import services as table_services
 from games import timing
@@ -235,9 +235,8 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
 
 def _challenge_action(service, *, goes_to_match: bool):
     @require_POST
+    @members_back_to(lambda challenge_id: reverse("home"))  # the lobby shows challenges
     def view(request: HttpRequest, challenge_id: int) -> HttpResponse:
-        if not request.user.is_authenticated:  # then to the lobby, where challenges show
-            return redirect_to_login(reverse("home"))
         return _attempt(
             request,
             lambda: service(challenge_id=challenge_id, member=request.user, now=timing.now()),
