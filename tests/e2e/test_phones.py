@@ -125,6 +125,34 @@ def test_the_play_area_is_on_the_screen_without_scrolling(
     assert shorter >= 0.45 * min(width, height), board
 
 
+@pytest.mark.parametrize("phone", ((375, 667), (390, 844)), ids=lambda size: "{}x{}".format(*size))
+def test_a_spectator_on_a_phone_gets_the_board_as_wide_as_the_screen(
+    phones, site, make_member, phone
+):
+    # A spectator has no colour to press: the board takes the screen below the clocks (up
+    # to the page's width) and stays whole on it; the colours may scroll below it.
+    width, height = phone
+    members = [make_member(name) for name in NAMES[:2]]
+    match = fresh_table("classic", members)
+    context = phones(width, height)
+    context.clear_cookies()  # a visitor
+    page = context.new_page()
+    try:
+        page.goto(f"{site.url}/match/{match.pk}/")
+        expect(page.locator("#status-line")).to_contain_text("You are watching")
+        caught_up(page)
+        seen = page.evaluate(BOXES, {"board": PARTS["board"], "wrap": "#board-wrap"})
+    finally:
+        page.close()
+    (board,), (wrap,) = seen["boxes"]["board"], seen["boxes"]["wrap"]
+    assert seen["scrollY"] == 0
+    assert not misfits({**seen, "boxes": {"board": [board]}}), board
+    # As large as the screen allows: it reaches the page's width or the screen's bottom.
+    wide = board["right"] - board["left"] >= 0.95 * (wrap["right"] - wrap["left"])
+    assert wide or board["bottom"] >= height - 16, (board, wrap)
+    assert board["right"] - board["left"] >= 0.8 * width, board
+
+
 # The header's parts and the rows they make: parts whose boxes overlap vertically share one.
 HEADER_ROWS = """() => {
   const box = s => document.querySelector(s).getBoundingClientRect();

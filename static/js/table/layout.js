@@ -1,15 +1,19 @@
-/* The board's size: the largest that leaves the turn line, the players' clocks and the
-   colour bar on the screen with it, as the page opens, without the reader scrolling.
-   CSS places the parts (stacked, or side by side on a landscape phone: --beside on
-   .table-play) and keeps what stands above the play area short on phones; this sizes the
-   board from what is left of the screen below the play area's top. */
+/* The board's size: for a player, the largest that leaves the turn line, the players'
+   clocks and the colour bar on the screen with it, as the page opens, without the
+   reader scrolling. A spectator has no colour to press: their board takes the screen
+   below the clocks, and what stands under it may scroll (on a phone a 15×15 board would
+   otherwise shrink to a few pixels a cell). CSS places the parts (stacked, or side by
+   side on a landscape phone: --beside on .table-play) and keeps what stands above the
+   play area short on phones; this sizes the board from what is left of the screen below
+   the play area's top. */
 
 const MARGIN = 6; // px kept free below the play area
 const SMALLEST_BOARD = 160; // px high at least, even if the colours then need scrolling
 
 /** Size the board of root now and whenever the screen or the parts around the board
-    change size; returns fit() to call after the page redrew those parts. */
-export function setupLayout(root) {
+    change size; returns fit() to call after the page redrew those parts. seated():
+    whether the person looking has a seat at the table (the colour bar is theirs). */
+export function setupLayout(root, { seated = () => true } = {}) {
   const play = root.querySelector(".table-play");
   const wrap = root.querySelector("#board-wrap");
   const svg = wrap && wrap.querySelector("svg");
@@ -40,8 +44,11 @@ export function setupLayout(root) {
       const gap = parseFloat(getComputedStyle(play).columnGap) || 0;
       return bounded(play.clientWidth - other - gap - padX, below);
     }
-    // Everything in the play area but the board stays; the board gets the rest.
-    const around = play.getBoundingClientRect().height - wrap.getBoundingClientRect().height;
+    // A player: everything in the play area but the board stays, and the board gets the
+    // rest. A spectator: only what stands above the board.
+    const boardBox = wrap.getBoundingClientRect();
+    const playBox = play.getBoundingClientRect();
+    const around = seated() ? playBox.height - boardBox.height : boardBox.top - playBox.top;
     return bounded(wrap.clientWidth - padX, below - around);
   }
 

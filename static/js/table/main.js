@@ -21,7 +21,7 @@ import { setupPanel } from "./panel.js";
 import { setupPractice } from "./practice.js";
 import { setupReplay } from "./replay.js";
 import { setupAnalysis } from "./analysis.js";
-import { yourTurn } from "./seats.js";
+import { mySeat, yourTurn } from "./seats.js";
 import { createSound } from "../sound.js";
 
 // Closed for good (docs/protocol.md): what the page says instead of reconnecting.
@@ -83,7 +83,7 @@ function start(root) {
   setupOptions(root, sound);
   setupKeys(root);
   $("berserk").addEventListener("click", () => send({ type: "berserk" }, "berserk"));
-  const layout = setupLayout(root);
+  const layout = setupLayout(root, { seated: () => mySeat(table.state) !== null });
   let analysis = null;
   const replay = setupReplay(table, board, {
     onChange() {
