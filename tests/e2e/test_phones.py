@@ -1,8 +1,9 @@
 """Phones: at a fresh table of every variant, on portrait and landscape phones, the turn
 line, every clock, the whole board and every colour button are on the screen as the page
-opens, without the reader scrolling; the site header keeps to its rows on a phone (the
-search box beside the brand, the menu on one line); and no page of the site is wider than a
-375 px phone (a table too wide for it scrolls inside its own box)."""
+opens, without the reader scrolling; a spectator, who has no colour to press, gets the
+board as large as the screen below the clocks allows; the site header keeps to its rows
+on a phone (the search box beside the brand, the menu on one line); and no page of the
+site is wider than a 375 px phone (a table too wide for it scrolls inside its own box)."""
 
 import re
 from datetime import timedelta

@@ -1,8 +1,8 @@
-/* The board's size: for a player, the largest that leaves the turn line, the players'
-   clocks and the colour bar on the screen with it, as the page opens, without the
-   reader scrolling. A spectator has no colour to press: their board takes the screen
-   below the clocks, and what stands under it may scroll (on a phone a 15×15 board would
-   otherwise shrink to a few pixels a cell). CSS places the parts (stacked, or side by
+/* The board's size: the largest that leaves the turn line, the players' clocks and the
+   colour bar on the screen with it, as the page opens, without the reader scrolling.
+   On a phone a spectator, who has no colour to press, gets the screen below the clocks
+   instead (--watch-whole-screen), and what stands under the board may scroll: else a
+   15×15 board shrinks to a few pixels a cell. CSS places the parts (stacked, or side by
    side on a landscape phone: --beside on .table-play) and keeps what stands above the
    play area short on phones; this sizes the board from what is left of the screen below
    the play area's top. */
@@ -22,8 +22,8 @@ export function setupLayout(root, { seated = () => true } = {}) {
   const aspect = box && box.height ? box.width / box.height : 1;
   let last = "";
 
-  function beside() {
-    return getComputedStyle(play).getPropertyValue("--beside").trim() === "1";
+  function flag(name) {
+    return getComputedStyle(play).getPropertyValue(name).trim() === "1";
   }
 
   /** The play area's top in the page: what the screen shows above it at scroll 0. */
@@ -37,18 +37,19 @@ export function setupLayout(root, { seated = () => true } = {}) {
     const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
     const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
     const below = viewHeight - documentTop(play) - MARGIN - padY;
-    if (beside()) {
+    if (flag("--beside")) {
       // Board on the left, as high as the screen leaves; the other column keeps at least
       // its minimum width.
       const other = parseFloat(getComputedStyle(play).getPropertyValue("--other-column")) || 240;
       const gap = parseFloat(getComputedStyle(play).columnGap) || 0;
       return bounded(play.clientWidth - other - gap - padX, below);
     }
-    // A player: everything in the play area but the board stays, and the board gets the
-    // rest. A spectator: only what stands above the board.
+    // Everything in the play area but the board stays, and the board gets the rest; a
+    // spectator on a phone keeps only what stands above the board.
     const boardBox = wrap.getBoundingClientRect();
     const playBox = play.getBoundingClientRect();
-    const around = seated() ? playBox.height - boardBox.height : boardBox.top - playBox.top;
+    const whole = !seated() && flag("--watch-whole-screen");
+    const around = whole ? boardBox.top - playBox.top : playBox.height - boardBox.height;
     return bounded(wrap.clientWidth - padX, below - around);
   }
 
