@@ -1,9 +1,10 @@
 """Phones: at a fresh table of every variant, on portrait and landscape phones, the turn
 line, every clock, the whole board and every colour button are on the screen as the page
 opens, without the reader scrolling; a spectator, who has no colour to press, gets the
-board as large as the screen below the clocks allows; the site header keeps to its rows
-on a phone (the search box beside the brand, the menu on one line); and no page of the
-site is wider than a 375 px phone (a table too wide for it scrolls inside its own box)."""
+board as large as the screen below the clocks allows; at a table of two, both names show
+whole; the site header keeps to its rows on a phone (the search box beside the brand, the
+menu on one line); and no page of the site is wider than a 375 px phone (a table too wide
+for it scrolls inside its own box)."""
 
 import re
 from datetime import timedelta
@@ -124,6 +125,39 @@ def test_the_play_area_is_on_the_screen_without_scrolling(
     board = seen["boxes"]["board"][0]
     shorter = min(board["right"] - board["left"], board["bottom"] - board["top"])
     assert shorter >= 0.45 * min(width, height), board
+
+
+# Each name's box and whether its text shows whole (no ellipsis).
+NAMES_SHOWN = """() => [...document.querySelectorAll("#sides .player-name")].map(n => ({
+  text: n.textContent.trim(), whole: n.scrollWidth <= n.clientWidth,
+}))"""
+
+
+@pytest.mark.parametrize("phone", ((375, 667), (390, 844)), ids=lambda size: "{}x{}".format(*size))
+def test_at_a_two_seat_table_on_a_phone_both_names_show_whole(
+    browser, phones, site, login, make_member, phone
+):
+    # Two sides one above the other, each a line wide: a name of 17 letters shows whole
+    # beside its seat letter, rating and clock (side by side it showed three letters).
+    width, height = phone
+    members = [make_member("alice"), make_member("Богомила_Кръстева")]
+    match = fresh_table("classic", members)
+    context, other = phones(width, height), phone_context(browser, width, height)
+    login(context, members[0])
+    login(other, members[1])
+    page, opponent = context.new_page(), other.new_page()
+    try:
+        opponent.goto(f"{site.url}/match/{match.pk}/")  # she is at the table too
+        opened(page, f"{site.url}/match/{match.pk}/")
+        expect(page.locator(".offline-badge")).to_have_count(0)
+        shown = page.evaluate(NAMES_SHOWN)
+        seen = page.evaluate(BOXES, PARTS)
+    finally:
+        page.close()
+        other.close()
+    assert [name["text"] for name in shown] == ["alice", "Богомила_Кръстева"]
+    assert all(name["whole"] for name in shown), shown
+    assert seen["scrollY"] == 0 and not misfits(seen), misfits(seen)
 
 
 @pytest.mark.parametrize("phone", ((375, 667), (390, 844)), ids=lambda size: "{}x{}".format(*size))
