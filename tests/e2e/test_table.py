@@ -23,6 +23,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SEED = 46
 
 
+# Whether the Ready button is wholly inside the end-of-game card as shown (not scrolled
+# out of it) and on the screen.
+READY_IN_SIGHT = """() => {
+  const card = document.querySelector("#game-end .game-end-card").getBoundingClientRect();
+  const ready = document.querySelector("#ready").getBoundingClientRect();
+  return ready.height > 0 && ready.top >= card.top - 0.5 && ready.bottom <= card.bottom + 0.5
+    && ready.bottom <= innerHeight + 0.5;
+}"""
+
+
 def current_state(match: Match) -> MatchState:
     match.refresh_from_db()
     return MatchState.from_dict(match.state)
@@ -129,6 +139,9 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
             for page in (a, b, v):
                 expect(page.locator("#table")).to_have_attribute("data-status", "between_games")
             expect(b.locator("#game-results")).to_contain_text("bob won game 1")
+            # On the phone the card is taller than the board: its result scrolls, and the
+            # Ready button stays whole in sight.
+            assert b.evaluate(READY_IN_SIGHT), "the Ready button is cut off"
             screenshot(b, "table-phone-between-games")
             a.get_by_role("button", name="Ready for the next game").click()
             expect(b.locator("#ready-info")).to_have_text("Ready: alice")
