@@ -207,6 +207,19 @@ def test_the_list_the_lobby_and_the_members_page(client, make_member):
     assert upcoming.status == Arena.Status.UPCOMING  # still to come two hours on
 
 
+def test_an_arena_nobody_entered_says_so_in_the_tense_of_its_status(client):
+    arena = make_arena(name="Quiet one")
+    page = reverse("arena", args=[arena.pk])
+    assert "Nobody has joined yet." in client.get(page).content.decode()
+    lobby.arenas_advance(now=timing.now() + timedelta(minutes=31))
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.FINISHED
+    finished = client.get(page).content.decode()
+    assert "Nobody took part." in finished and "Nobody has joined yet." not in finished
+    spanish = client.get("/es" + page).content.decode()
+    assert "Nadie participó." in spanish
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_arenas_socket_says_when_to_look_again(make_member):
     from config.asgi import application
