@@ -277,6 +277,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.deserted_end",
         "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
     },
+    "computer-turns-resume": {
+        "task": "games.tasks.computer_turns_resume",
+        "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
+    },
     "rematches-lapse": {
         "task": "games.tasks.rematches_lapse",
         "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),

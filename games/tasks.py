@@ -44,6 +44,12 @@ def deserted_end() -> int:
 
 
 @shared_task(ignore_result=True)
+def computer_turns_resume() -> int:
+    """Every half minute (beat): the computer's moves whose task was lost, queued again."""
+    return services.computer_turns_resume(now=timing.now())
+
+
+@shared_task(ignore_result=True)
 def tv_match_keep() -> int | None:
     """Every few seconds (beat): VOG TV's match of two computers, started when none is
     in play (``TV_HOUSE_MATCH``: on unless a site turns it off). Returns its id."""

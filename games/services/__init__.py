@@ -42,6 +42,7 @@ from games.services.house import tv_match_keep
 from games.services.playing import bot_move, game_resign, match_ready, match_resign, move_play
 from games.services.practice import (
     bot_turn,
+    computer_turns_resume,
     hint_work,
     practice_hint,
     practice_start,
@@ -65,6 +66,7 @@ __all__ = [
     "bot_move",
     "bot_turn",
     "chat_post",
+    "computer_turns_resume",
     "deserted_end",
     "game_resign",
     "hint_work",

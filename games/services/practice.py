@@ -4,12 +4,13 @@ moves, hints and takebacks."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -30,6 +31,9 @@ BOARDS = VARIANTS["practice"].boards
 HINT_LEVEL = 4
 HINT_RUNNING_SECONDS = 30  # a hint not answered by then may be asked again
 HINT_KEPT_SECONDS = 600
+#: a computer's turn this old with no move under way has lost its task (a worker stopped
+#: while it held it, or the broker restarted): ``computer_turns_resume`` queues it again
+COMPUTER_TURN_LOST_SECONDS = 30
 
 
 def practice_start(
@@ -105,6 +109,31 @@ def bot_turn(*, match_id: int, game: int, ply: int, now: Callable[[], datetime])
         )
     finally:
         work_end(running)
+
+
+def computer_turns_resume(*, now: datetime) -> int:
+    """Queue again each computer's move whose task was lost (beat, every half minute): a
+    table where a computer is to move, whose turn began ``COMPUTER_TURN_LOST_SECONDS``
+    ago (beyond VOG TV's pause) and whose move no worker is working out. Without this a
+    practice table would wait for ever for the computer, and VOG TV would stay on a match
+    that never ends: its clock does not run out while the computer waits in the queue. A
+    task merely late in a long queue gets a twin, which finds the move made and does
+    nothing. Returns how many moves were queued."""
+    lost = timedelta(seconds=COMPUTER_TURN_LOST_SECONDS + float(settings.TV_MOVE_MAX_SECONDS))
+    computers = Seat.objects.filter(match=OuterRef("pk"), bot_level__isnull=False)
+    candidates = Match.objects.filter(
+        Exists(computers), status=Match.Status.PLAYING, turn_started_at__lte=now - lost
+    ).values_list("pk", "state")
+    queued = 0
+    for match_id, stored in candidates:
+        game = MatchState.from_dict(stored).current
+        computer = Seat.objects.filter(
+            match_id=match_id, seat=game.position.to_move, bot_level__isnull=False
+        ).exists()
+        if computer and not bot_at_work(match_id, now=now):
+            events.bot_turn(match_id, game.number, game.ply)
+            queued += 1
+    return queued
 
 
 def bot_work_name(match_id: int) -> str:

@@ -1,6 +1,7 @@
 """Practice tables and the computer's queue (SPEC §2 Practice, §3): at most two practice
 tables in play, the computer's wait in the queue not charged to its clock, one computer
-move worked out at a time per table."""
+move worked out at a time per table, and a computer's move whose task was lost queued
+again (a worker stopped while it held it, or the broker restarted)."""
 
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from games import services
 from games.engine.clock import Clock
 from games.engine.match import MatchState
 from games.models import Match
+from tests.conftest import needs_services
 from tests.games.conftest import T0
 from tests.games.table_sockets import fresh
 from tests.moves import play_one
@@ -78,3 +80,35 @@ def test_one_computer_move_in_flight_per_table(alice):
     work_end(bot_work_name(match.pk))
     assert bot_turn(match_id=match.pk, game=1, ply=0, now=lambda: T0) is True
     assert MatchState.from_dict(fresh(match).state).current.ply == 1
+
+
+@needs_services
+def test_a_computer_move_whose_task_was_lost_is_queued_again(alice):
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app
+    from games import timing
+    from games.services.practice import COMPUTER_TURN_LOST_SECONDS, bot_work_name
+    from games.services.underway import work_begin, work_end
+    from tests.conftest import wait_for
+
+    with app.connection_for_write() as connection:  # what earlier tests left there
+        connection.default_channel.queue_declare(queue="bots", durable=True)
+        connection.default_channel.queue_purge("bots")
+    match = services.practice_start(
+        member=alice, board="fast", level=1, member_starts=False, clock="", now=timing.now()
+    )
+    with app.connection_for_write() as connection:  # the computer's first move is lost
+        assert connection.default_channel.queue_purge("bots") == 1
+    turn = fresh(match).turn_started_at
+    lost = turn + timedelta(seconds=COMPUTER_TURN_LOST_SECONDS + 5)  # beyond TV's pause too
+    assert services.computer_turns_resume(now=turn + timedelta(seconds=5)) == 0  # not yet
+    assert work_begin(bot_work_name(match.pk), now=lost, seconds=60)  # a worker is at it
+    assert services.computer_turns_resume(now=lost) == 0
+    work_end(bot_work_name(match.pk))
+
+    assert services.computer_turns_resume(now=lost) == 1
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=["bots"]):
+        assert wait_for(lambda: MatchState.from_dict(fresh(match).state).current.ply == 1)
+    # The member's turn now: nothing of the computer's is waiting.
+    assert services.computer_turns_resume(now=lost + timedelta(minutes=5)) == 0
