@@ -281,6 +281,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.computer_turns_resume",
         "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),
     },
+    "analyses-resume": {"task": "games.tasks.analyses_resume", "schedule": 600.0},
     "rematches-lapse": {
         "task": "games.tasks.rematches_lapse",
         "schedule": env_float("DESERTED_SWEEP_SECONDS", 30),

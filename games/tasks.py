@@ -105,6 +105,13 @@ def analysis_run(match_id: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def analyses_resume() -> int:
+    """Every ten minutes (beat): analyses whose worker stopped failed, and those whose task
+    the broker may have lost sent again."""
+    return analysis.analyses_resume(now=timing.now())
+
+
+@shared_task(ignore_result=True)
 def analysis_try(member_id: int, variant: str, fpn: str, move: int | str) -> None:
     """A colour tried in a replayed position (queue ``analysis_try``)."""
     analysis.analysis_try_work(member_id=member_id, variant=variant, fpn=fpn, move=move)

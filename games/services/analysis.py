@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -55,6 +55,11 @@ ANALYSIS_POSTS = Limit("analysis-posts", 60, 60, setting="ANALYSIS_POSTS_PER_MIN
 #: ``RESULT_BYTES``.
 REVIEW_PLIES = 400
 REVIEW_CPU_SECONDS = 120.0
+#: an analysis running this long has lost its worker (its budget is ``REVIEW_CPU_SECONDS``)
+ANALYSIS_RUNNING_LOST_SECONDS = 15 * 60
+#: an analysis queued this long may have lost its task (the broker restarted): it is sent
+#: again, as often as beat looks (a twin finds it done and does nothing)
+ANALYSIS_QUEUED_RESEND_SECONDS = 10 * 60
 RESULT_BYTES = 100_000
 #: Colours tried being worked out at once, all members together (a slot each).
 TRIES_IN_FLIGHT = 4
@@ -151,6 +156,37 @@ def _hourly_check(member: User, now: datetime) -> None:
             _("You have asked for %(limit)d analyses this hour: ask again later.")
             % {"limit": ANALYSES_ASKED.rate()[0]},
         )
+
+
+def analyses_resume(*, now: datetime) -> int:
+    """What a stopped worker or a restarted broker left behind (beat, every ten minutes):
+    an analysis running for ``ANALYSIS_RUNNING_LOST_SECONDS`` failed (its page says so
+    and a player may ask again), and one queued for ``ANALYSIS_QUEUED_RESEND_SECONDS`` is
+    sent to the worker again. Without this they would show as under way for ever and
+    fill the backlog, until every request was refused as busy. Returns how many."""
+    with transaction.atomic():
+        stopped = list(
+            Analysis.objects.select_for_update()
+            .filter(
+                status=Analysis.Status.RUNNING,
+                started_at__lte=now - timedelta(seconds=ANALYSIS_RUNNING_LOST_SECONDS),
+            )
+            .values_list("match_id", "total")
+        )
+        Analysis.objects.filter(match_id__in=[match_id for match_id, _ in stopped]).update(
+            status=Analysis.Status.FAILED, finished_at=now
+        )
+    for match_id, total in stopped:
+        events.analysis_progress(match_id, status="failed", done=0, total=total)
+    waiting = list(
+        Analysis.objects.filter(
+            status=Analysis.Status.QUEUED,
+            requested_at__lte=now - timedelta(seconds=ANALYSIS_QUEUED_RESEND_SECONDS),
+        ).values_list("match_id", flat=True)
+    )
+    for match_id in waiting:
+        events.analysis_wanted(match_id)
+    return len(stopped) + len(waiting)
 
 
 def analysis_run(*, match_id: int, now) -> Analysis | None:

@@ -1,17 +1,26 @@
 """Asking for the computer's review and trying colours (SPEC §13), through the pages' URLs:
 who may ask, asking again, the hourly limit and the backlog, finished two-seat matches
 only, and a tried colour refused with the engine's reason, answered from what is kept,
-one in flight per member. Refusals are in the member's language and change nothing."""
+one in flight per member; an analysis a stopped worker or a restarted broker lost fails or
+is sent again. Refusals are in the member's language and change nothing."""
 
 import random
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
 
 from games import timing
 from games.models import Analysis
-from games.services.analysis import analysis_try_work, try_work_name
+from games.services.analysis import (
+    ANALYSIS_QUEUED_RESEND_SECONDS,
+    ANALYSIS_RUNNING_LOST_SECONDS,
+    analyses_resume,
+    analysis_try_work,
+    try_work_name,
+)
 from games.services.underway import work_begin, work_held
+from tests.conftest import needs_services
 from tests.games.conftest import T0
 from tests.moves import play_opening, play_out
 
@@ -92,6 +101,37 @@ def test_the_hourly_limit_and_the_backlog(client, settings, new_table, alice, bo
 def test_a_failed_analysis_is_queued_again(client, finished, alice):
     Analysis.objects.create(match=finished, status=Analysis.Status.FAILED, requested_at=T0)
     assert ask(client, alice, finished).json()["analysis"]["status"] == "queued"
+
+
+def analysis_queue_purged() -> int:
+    """Empty the ``analysis`` queue on the broker; how many tasks it held."""
+    from config.celery import app
+
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_declare(queue="analysis", durable=True)
+        return connection.default_channel.queue_purge("analysis")
+
+
+@needs_services
+def test_an_analysis_a_stopped_worker_or_broker_lost_fails_or_is_sent_again(
+    client, finished, alice, bob
+):
+    assert ask(client, alice, finished).json()["analysis"]["status"] == "queued"
+    analysis_queue_purged()  # its task lost: a broker that restarted
+    asked = Analysis.objects.get(match=finished).requested_at
+    queued_lost = asked + timedelta(seconds=ANALYSIS_QUEUED_RESEND_SECONDS)
+    assert analyses_resume(now=queued_lost - timedelta(seconds=1)) == 0
+    assert analysis_queue_purged() == 0
+    assert analyses_resume(now=queued_lost) == 1
+    assert analysis_queue_purged() == 1  # sent to the worker again
+
+    # Running when its worker stopped: it fails, the page says so, and asking again queues it.
+    Analysis.objects.filter(match=finished).update(status="running", started_at=asked)
+    running_lost = asked + timedelta(seconds=ANALYSIS_RUNNING_LOST_SECONDS)
+    assert analyses_resume(now=running_lost - timedelta(seconds=1)) == 0
+    assert analyses_resume(now=running_lost) == 1
+    assert client.get(f"/match/{finished.pk}/analysis/").json()["analysis"]["status"] == "failed"
+    assert ask(client, bob, finished).json()["analysis"]["status"] == "queued"
 
 
 def replayed_position(match, ply):
