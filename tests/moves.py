@@ -30,6 +30,24 @@ def play_one(match, members, *, now: datetime | None = None) -> None:
     )
 
 
+def play_least(match, members, *, now: datetime | None = None) -> None:
+    """The seat to move plays the legal colour that gains it the fewest cells. A few such
+    moves never end a game, whatever the board; the first legal colour may enclose a
+    region and decide a small board in four moves."""
+    from tests import timeshift
+
+    state = _state(match)
+    position = state.current.position
+    legal = [c for c, reason in position.legal_colors().items() if reason is None]
+    services.move_play(
+        match_id=match.pk,
+        user=members[position.to_move],
+        ply=state.current.ply,
+        color=min(legal, key=lambda c: (len(position.preview(c)), c)),
+        received_at=now or timeshift.now(),
+    )
+
+
 def play_opening(match, members, *, now: datetime | None = None) -> None:
     """Every seat makes its first move of game 1: from here on a resignation is one."""
     while _state(match).can_abort:

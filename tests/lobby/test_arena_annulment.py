@@ -17,7 +17,7 @@ from lobby.standings import arena_recomputed, arena_standings
 from ratings import services as ratings
 from ratings.models import RatedMatch
 from tests import timeshift
-from tests.moves import play_one, play_opening
+from tests.moves import play_least, play_opening
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def won(arena, winner, loser):
     )
     play_opening(match, members, now=timing.now())
     for _ in range(2):
-        play_one(match, members, now=timing.now())
+        play_least(match, members, now=timing.now())
     services.match_resign(match_id=match.pk, user=loser, now=timing.now())
     assert RatedMatch.objects.filter(pk=match.pk).exists()
     ratings.match_rating_update(match_id=match.pk)

@@ -20,7 +20,7 @@ from lobby import services as lobby
 from lobby.models import Arena, ArenaEntry
 from tests import timeshift
 from tests.lobby.test_arena_play import enter, latest
-from tests.moves import play_one
+from tests.moves import play_least
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +145,7 @@ def win_for(arena, winner, loser):
     match = latest(arena)
     seated = [s.member for s in match.seats.select_related("member").order_by("seat")]
     for _ in range(4):
-        play_one(match, seated)
+        play_least(match, seated)
     services.match_resign(match_id=match.pk, user=loser, now=timing.now())
     timeshift.advance(settings.ARENA_PAIRING_SECONDS)
     return match
