@@ -14,26 +14,8 @@ def _state(match) -> MatchState:
     return MatchState.from_dict(Match.objects.get(pk=match.pk).state)
 
 
-def play_one(match, members, *, now: datetime | None = None) -> None:
-    """The seat to move plays its first legal colour."""
-    from tests import timeshift
-
-    state = _state(match)
-    position = state.current.position
-    colour = next(c for c, reason in position.legal_colors().items() if reason is None)
-    services.move_play(
-        match_id=match.pk,
-        user=members[position.to_move],
-        ply=state.current.ply,
-        color=colour,
-        received_at=now or timeshift.now(),
-    )
-
-
-def play_least(match, members, *, now: datetime | None = None) -> None:
-    """The seat to move plays the legal colour that gains it the fewest cells. A few such
-    moves never end a game, whatever the board; the first legal colour may enclose a
-    region and decide a small board in four moves."""
+def play_chosen(match, members, choose, *, now: datetime | None = None) -> None:
+    """The seat to move plays ``choose(position, legal colours)``."""
     from tests import timeshift
 
     state = _state(match)
@@ -43,9 +25,29 @@ def play_least(match, members, *, now: datetime | None = None) -> None:
         match_id=match.pk,
         user=members[position.to_move],
         ply=state.current.ply,
-        color=min(legal, key=lambda c: (len(position.preview(c)), c)),
+        color=choose(position, legal),
         received_at=now or timeshift.now(),
     )
+
+
+def play_one(match, members, *, now: datetime | None = None) -> None:
+    """The seat to move plays its first legal colour."""
+    play_chosen(match, members, lambda _position, legal: legal[0], now=now)
+
+
+def least_gain(position, legal):
+    return min(legal, key=lambda c: (len(position.preview(c)), c))
+
+
+def greatest_gain(position, legal):
+    return max(legal, key=lambda c: (len(position.preview(c)), -c))
+
+
+def play_least(match, members, *, now: datetime | None = None) -> None:
+    """The seat to move plays the legal colour that gains it the fewest cells. A few such
+    moves never end a game, whatever the board; the first legal colour may enclose a
+    region and decide a small board in four moves."""
+    play_chosen(match, members, least_gain, now=now)
 
 
 def play_opening(match, members, *, now: datetime | None = None) -> None:

@@ -17,7 +17,7 @@ from lobby import services as lobby
 from lobby.models import Arena, ArenaEntry, ArenaResult
 from lobby.standings import arena_recomputed, arena_standings
 from tests import timeshift
-from tests.moves import play_one, play_opening
+from tests.moves import greatest_gain, play_chosen, play_one, play_opening
 
 pytestmark = pytest.mark.django_db
 
@@ -69,15 +69,7 @@ def finish(match, members):
             continue
         if state.status != "playing":
             return state
-        position = state.current.position
-        legal = [c for c, reason in position.legal_colors().items() if reason is None]
-        services.move_play(
-            match_id=match.pk,
-            user=seated[position.to_move],
-            ply=state.current.ply,
-            color=max(legal, key=lambda c: (len(position.preview(c)), -c)),
-            received_at=timing.now(),
-        )
+        play_chosen(match, seated, greatest_gain, now=timing.now())
 
 
 def test_present_free_entrants_are_paired_into_a_rated_match_with_the_arenas_clock(
