@@ -127,13 +127,16 @@ def computer_turns_resume(*, now: datetime) -> int:
     queued = 0
     for match_id, stored in candidates:
         game = MatchState.from_dict(stored).current
-        computer = Seat.objects.filter(
-            match_id=match_id, seat=game.position.to_move, bot_level__isnull=False
-        ).exists()
-        if computer and not bot_at_work(match_id, now=now):
+        if computer_waiting(match_id, game.position.to_move, now=now):
             events.bot_turn(match_id, game.number, game.ply)
             queued += 1
     return queued
+
+
+def computer_waiting(match_id: int, seat: int, *, now: datetime) -> bool:
+    """Whether ``seat`` is a computer seat whose move no worker has begun yet."""
+    is_bot = Seat.objects.filter(match_id=match_id, seat=seat, bot_level__isnull=False).exists()
+    return is_bot and not bot_at_work(match_id, now=now)
 
 
 def bot_work_name(match_id: int) -> str:

@@ -56,7 +56,10 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             if match.deadline is not None and now >= match.deadline:
                 new = state.start_next_game()
         elif clock is not None and (flagged := clock.flagged(timing.ms(now))) is not None:
-            if _computer_waiting(match_id, flagged, now):
+            from games.services.practice import computer_waiting
+
+            # SPEC §3: the computer's clock starts when the worker begins its move.
+            if computer_waiting(match_id, flagged, now=now):
                 return False  # its wait in the queue is not charged (its move sets the clock)
             new = state.flag(flagged)
         elif (
@@ -71,15 +74,6 @@ def match_tick(*, match_id: int, now: datetime, deadline: datetime | None = None
             return False
         state_commit(match, seats_for(match_id), state, new, now=now)
         return True
-
-
-def _computer_waiting(match_id: int, seat: int, now: datetime) -> bool:
-    """Whether ``seat`` is a computer seat whose move the worker has not begun yet (SPEC
-    §3: the computer's clock starts when the worker begins its move)."""
-    from games.services.practice import bot_at_work
-
-    is_bot = Seat.objects.filter(match_id=match_id, seat=seat, bot_level__isnull=False).exists()
-    return is_bot and not bot_at_work(match_id, now=now)
 
 
 def deserted_end(*, now: datetime) -> int:
