@@ -2,7 +2,8 @@
 line, every clock, the whole board and every colour button are on the screen as the page
 opens, without the reader scrolling; a spectator, who has no colour to press, gets the
 board as large as the screen below the clocks allows; at a table of two, both names show
-whole; the site header keeps to its rows on a phone (the search box beside the brand, the
+whole, and at a table of four a name has most of its side's line and "disconnected" shows
+as a whole word; the site header keeps to its rows on a phone (the search box beside the brand, the
 menu on one line); and no page of the site is wider than a 375 px phone (a table too wide
 for it scrolls inside its own box)."""
 
@@ -157,6 +158,50 @@ def test_at_a_two_seat_table_on_a_phone_both_names_show_whole(
         other.close()
     assert [name["text"] for name in shown] == ["alice", "Богомила_Кръстева"]
     assert all(name["whole"] for name in shown), shown
+    assert seen["scrollY"] == 0 and not misfits(seen), misfits(seen)
+
+
+# Each side's width, its names' and its "disconnected" badges' boxes and whether their text
+# shows whole.
+SIDES_SHOWN = """() => [...document.querySelectorAll("#sides .side")].map(side => ({
+  width: side.clientWidth,
+  names: [...side.querySelectorAll(".player-name")].map(n => ({
+    width: n.clientWidth, whole: n.scrollWidth <= n.clientWidth})),
+  badges: [...side.querySelectorAll(".offline-badge")].map(n => ({
+    height: n.getBoundingClientRect().height, whole: n.scrollWidth <= n.clientWidth,
+    line: parseFloat(getComputedStyle(n).lineHeight),
+  })),
+}))"""
+
+
+@pytest.mark.parametrize(
+    "phone", ((375, 667), (360, 780), (390, 844)), ids=lambda size: "{}x{}".format(*size)
+)
+def test_at_a_four_seat_table_on_a_phone_names_get_their_line_and_badges_whole_words(
+    browser, site, login, make_member, phone
+):
+    # Two by two, a side is some 175 px wide. "disconnected" takes the side's second line
+    # whole (it broke mid-word in the gap between name and clock); on a tall phone the
+    # rating and the clock go to that line too, and the name has most of the first line
+    # (it had two or three letters); a short phone keeps its board's height instead.
+    width, height = phone
+    members = [make_member(name) for name in NAMES]
+    match = fresh_table("four", members)
+    context = phone_context(browser, width, height)
+    login(context, members[0])
+    page = context.new_page()
+    try:
+        opened(page, f"{site.url}/match/{match.pk}/")
+        sides = page.evaluate(SIDES_SHOWN)
+        seen = page.evaluate(BOXES, PARTS)
+    finally:
+        context.close()
+    assert len(sides) == 4 and all(len(side["names"]) == 1 for side in sides)
+    badges = [badge for side in sides for badge in side["badges"]]
+    assert len(badges) == 3, sides  # alice's three opponents are not at the table
+    assert all(badge["whole"] and badge["height"] < 1.5 * badge["line"] for badge in badges), badges
+    if height >= 700:
+        assert all(side["names"][0]["width"] >= 0.5 * side["width"] for side in sides), sides
     assert seen["scrollY"] == 0 and not misfits(seen), misfits(seen)
 
 
