@@ -474,6 +474,8 @@ LANGUAGES = [
     ("es", _("Spanish")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them where Django's locale data does not (config/formats).
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"

@@ -1,5 +1,9 @@
+from datetime import UTC, datetime
+
 import pytest
 from django.urls import reverse
+
+from lobby import services as lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +86,41 @@ def test_every_page_links_its_translations(client):
     for code in ("en", "bg", "el", "pt", "nl", "es"):
         assert f'hreflang="{code}"' in html
     assert 'href="http://testserver/leaderboards/"' in html
+
+
+# A member who joined on 7 December 2026 at 18:05 UTC, as their profile says it, and an
+# arena starting then (in 2030), as its page's short date says it: the day first where the language
+# puts it, months lowercase where it writes them so, a 24-hour clock in Bulgarian.
+MEMBER_SINCE = {
+    "bg": "7 декември 2026 г.",
+    "pt": "7 de dezembro de 2026",
+    "es": "7 de diciembre de 2026",
+    "nl": "7 december 2026",
+    "el": "07/12/2026",
+}
+ARENA_STARTS = {"bg": "07.12.2030 18:05", "pt": "07/12/2030 18:05", "nl": "7-12-2030 18:05"}
+
+
+@pytest.mark.parametrize("language", sorted(MEMBER_SINCE))
+def test_a_profile_writes_the_day_a_member_joined_as_the_language_does(
+    client, make_member, language
+):
+    alice = make_member("alice")
+    alice.date_joined = datetime(2026, 12, 7, 18, 5, tzinfo=UTC)
+    alice.save(update_fields=["date_joined"])
+    html = client.get(f"/{language}/@/alice/").content.decode()
+    assert f"<dd>{MEMBER_SINCE[language]}</dd>" in html
+
+
+@pytest.mark.parametrize("language", sorted(ARENA_STARTS))
+def test_an_upcoming_arena_gives_its_start_as_the_language_writes_a_date(client, language):
+    arena = lobby.arena_create(
+        name="Evening arena",
+        variant="fast",
+        clock="1+1",
+        starts_at=datetime(2030, 12, 7, 18, 5, tzinfo=UTC),
+        minutes=30,
+    )
+    html = client.get(f"/{language}{reverse('arena', args=[arena.pk])}").content.decode()
+    assert f">{ARENA_STARTS[language]} UTC</time>" in html
+    assert "12/07/2030" not in html
