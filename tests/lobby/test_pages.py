@@ -1,6 +1,8 @@
 """The lobby page and members' pages: what they show, in a fixed number of queries
 whatever the number of tables and matches; the JSON list of waiting tables."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -125,3 +127,24 @@ def test_seed_demo_fills_the_lobby(settings):
     call_command("seed_demo")  # idempotent
     assert Match.objects.filter(status="waiting").count() == 3
     assert Match.objects.filter(status="playing").count() == 1
+
+
+def test_seed_demo_again_after_its_arenas_ended_opens_new_ones(settings):
+    # make run, stopped for a day, run again: the arenas of the first run still say
+    # "running" and "upcoming" in the database, though both have ended; a new running one
+    # and a new upcoming one are opened, not none.
+    from django.core.management import call_command
+
+    from lobby.models import Arena
+    from tests import timeshift
+
+    settings.DEBUG = True
+    timeshift.set_now(T0)
+    call_command("seed_demo")
+    first = set(Arena.objects.values_list("pk", flat=True))
+    assert len(first) == 2
+    timeshift.set_now(T0 + timedelta(days=1))
+    call_command("seed_demo")
+    assert set(Arena.objects.filter(pk__in=first).values_list("status", flat=True)) == {"finished"}
+    fresh = Arena.objects.exclude(pk__in=first)
+    assert sorted(fresh.values_list("status", flat=True)) == ["running", "upcoming"]

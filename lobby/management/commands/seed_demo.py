@@ -103,12 +103,15 @@ class Command(BaseCommand):
 
     def _arenas(self, moderator: User) -> None:
         """One arena running now (the shortest, 20 minutes) and one starting in an hour,
-        unless some are running or coming (``make run`` again keeps them)."""
+        unless some are running or coming (``make run`` again keeps them). The arenas are
+        brought up to date first: those of an earlier run may have ended while the site was
+        stopped, with nothing yet to say so."""
         from datetime import timedelta
 
         from lobby.models import Arena
 
         now = timing.now()
+        lobby_services.arenas_advance(now=now)
         if Arena.objects.filter(status__in=[Arena.Status.UPCOMING, Arena.Status.RUNNING]).exists():
             return
         for name, variant, clock, starts, minutes in (
