@@ -175,7 +175,9 @@ SIDES_SHOWN = """() => [...document.querySelectorAll("#sides .side")].map(side =
 
 
 @pytest.mark.parametrize(
-    "phone", ((375, 667), (360, 780), (390, 844)), ids=lambda size: "{}x{}".format(*size)
+    "phone",
+    ((375, 667), (360, 780), (390, 844), (844, 390)),
+    ids=lambda size: "{}x{}".format(*size),
 )
 def test_at_a_four_seat_table_on_a_phone_names_get_their_line_and_badges_whole_words(
     browser, site, login, make_member, phone
@@ -183,7 +185,8 @@ def test_at_a_four_seat_table_on_a_phone_names_get_their_line_and_badges_whole_w
     # Two by two, a side is some 175 px wide. "disconnected" takes the side's second line
     # whole (it broke mid-word in the gap between name and clock); on a tall phone the
     # rating and the clock go to that line too, and the name has most of the first line
-    # (it had two or three letters); a short phone keeps its board's height instead.
+    # (it had two or three letters); a short phone keeps its board's height instead. A
+    # landscape phone's sides, three across, are as narrow.
     width, height = phone
     members = [make_member(name) for name in NAMES]
     match = fresh_table("four", members)
@@ -202,6 +205,7 @@ def test_at_a_four_seat_table_on_a_phone_names_get_their_line_and_badges_whole_w
     assert all(badge["whole"] and badge["height"] < 1.5 * badge["line"] for badge in badges), badges
     if height >= 700:
         assert all(side["names"][0]["width"] >= 0.5 * side["width"] for side in sides), sides
+    assert sides[0]["names"][0]["whole"], sides  # "alice", beside her turn mark
     assert seen["scrollY"] == 0 and not misfits(seen), misfits(seen)
 
 
