@@ -292,26 +292,30 @@ def test_the_header_on_a_phone_keeps_its_rows_with_the_search_box(
     context.close()
 
 
+# The menu's height and its first link's (one row: about the same), and the page's width.
+MENU_AND_WIDTH = """() => ({
+  nav: document.querySelector(".main-nav").getBoundingClientRect().height,
+  link: document.querySelector(".main-nav a").getBoundingClientRect().height,
+  width: document.documentElement.scrollWidth,
+})"""
+
+
 @pytest.mark.parametrize("width", (320, 360))
-def test_the_menu_keeps_to_one_row_and_the_member_search_to_the_screen_in_every_language(
-    browser, site, width
-):
+def test_the_menu_keeps_to_one_row_and_pages_to_the_screen_in_every_language(browser, site, width):
     """Greek's "Πίνακες κατάταξης" wrapped the menu onto a second row on every phone (the
-    menu says "Κατάταξη"), every language's did on a 320 px phone, and the members page's
-    search box and its Greek button ("Αναζήτηση") made the page 376 px wide."""
+    menu says "Κατάταξη"), every language's did on a 320 px phone; the members page's search
+    box made the page 376 px wide in Greek, and on a 320 px phone the facts table of a
+    variant's rules 327 px in Dutch ("obstakelvakjes" beside a 9 rem column)."""
     context = phone_context(browser, width, 640)
     page = context.new_page()
     seen = {}
     for language in ("en", *LANGUAGES):
-        page.goto(f"{site.url}{'' if language == 'en' else '/' + language}/members/")
-        seen[language] = page.evaluate(
-            """() => ({nav: document.querySelector(".main-nav").getBoundingClientRect().height,
-                       link: document.querySelector(".main-nav a").getBoundingClientRect().height,
-                       width: document.documentElement.scrollWidth})"""
-        )
+        for path in ("/members/", "/rules/walls/"):
+            page.goto(f"{site.url}{'' if language == 'en' else '/' + language}{path}")
+            seen[language, path] = page.evaluate(MENU_AND_WIDTH)
     context.close()
-    rows = {language: s for language, s in seen.items() if s["nav"] >= 1.5 * s["link"]}
-    wide = {language: s for language, s in seen.items() if s["width"] > width}
+    rows = {key: s for key, s in seen.items() if s["nav"] >= 1.5 * s["link"]}
+    wide = {key: s for key, s in seen.items() if s["width"] > width}
     assert not rows and not wide, (rows, wide)
 
 
