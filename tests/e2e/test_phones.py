@@ -3,9 +3,9 @@ line, every clock, the whole board and every colour button are on the screen as 
 opens, without the reader scrolling; a spectator, who has no colour to press, gets the
 board as large as the screen below the clocks allows; at a table of two, both names show
 whole, and at a table of four a name has most of its side's line and "disconnected" shows
-as a whole word; the site header keeps to its rows on a phone (the search box beside the brand, the
-menu on one line); and no page of the site is wider than a 375 px phone (a table too wide
-for it scrolls inside its own box)."""
+as a whole word; the site header keeps to its rows on a phone (the search box beside the
+brand, the menu on one line, in every language down to 320 px); and no page of the site is
+wider than a 375 px phone (a table too wide for it scrolls inside its own box)."""
 
 import re
 from datetime import timedelta
