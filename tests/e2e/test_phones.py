@@ -2,10 +2,11 @@
 line, every clock, the whole board and every colour button are on the screen as the page
 opens, without the reader scrolling; a spectator, who has no colour to press, gets the
 board as large as the screen below the clocks allows; at a table of two, both names show
-whole, and at a table of four a name has most of its side's line and "disconnected" shows
-as a whole word; the site header keeps to its rows on a phone (the search box beside the
-brand, the menu on one line, in every language down to 320 px); and no page of the site is
-wider than a 375 px phone (a table too wide for it scrolls inside its own box)."""
+whole, and at a table of four (on a desktop too) a name has most of its side's line and
+"disconnected" shows as a whole word; the site header keeps to its rows on a phone (the
+search box beside the brand, the menu on one line, in every language down to 320 px); and
+no page of the site is wider than a 375 px phone (a table too wide for it scrolls inside
+its own box)."""
 
 import re
 from datetime import timedelta
@@ -175,22 +176,26 @@ SIDES_SHOWN = """() => [...document.querySelectorAll("#sides .side")].map(side =
 
 
 @pytest.mark.parametrize(
-    "phone",
-    ((375, 667), (360, 780), (390, 844), (844, 390)),
+    "screen",
+    ((375, 667), (360, 780), (390, 844), (844, 390), (1280, 800)),
     ids=lambda size: "{}x{}".format(*size),
 )
-def test_at_a_four_seat_table_on_a_phone_names_get_their_line_and_badges_whole_words(
-    browser, site, login, make_member, phone
+def test_at_a_four_seat_table_names_get_their_line_and_badges_whole_words(
+    browser, site, login, make_member, screen
 ):
-    # Two by two, a side is some 175 px wide. "disconnected" takes the side's second line
-    # whole (it broke mid-word in the gap between name and clock); on a tall phone the
-    # rating and the clock go to that line too, and the name has most of the first line
-    # (it had two or three letters); a short phone keeps its board's height instead. A
-    # landscape phone's sides, three across, are as narrow.
-    width, height = phone
+    # Two by two on a phone, a side is some 175 px wide; three across on a landscape
+    # phone and four across on a desktop, as narrow. "disconnected" takes the side's second
+    # line whole (it broke mid-word in the gap between name and clock); on a screen at
+    # least 700 px tall the rating and the clock go to that line too, and the name has
+    # most of the first line (it had two to four letters); a shorter screen keeps its
+    # board's height instead.
+    width, height = screen
     members = [make_member(name) for name in NAMES]
     match = fresh_table("four", members)
-    context = phone_context(browser, width, height)
+    if width > 1000:  # a desktop
+        context = browser.new_context(viewport={"width": width, "height": height})
+    else:
+        context = phone_context(browser, width, height)
     login(context, members[0])
     page = context.new_page()
     try:
