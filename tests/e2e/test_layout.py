@@ -117,3 +117,33 @@ def test_turn_line_clocks_board_and_colours_fit_every_screen(browser, site, logi
             page.screenshot(path=str(ARTIFACTS / f"layout-{variant}-{width}x{height}.png"))
         context.close()
     assert not misfits, misfits
+
+
+@pytest.mark.parametrize("width", (1024, 1280))
+def test_the_match_score_table_gives_the_names_the_width(browser, site, login, make_member, width):
+    """In Greek at 1024 px the score table's "Παρτίδα 1", "Παρτίδα 2", "Βαθμοί" and "Σύνολο"
+    headings took all but a letter of each name ("Α…"). The two games stand under one
+    heading ("Παρτίδες"), each column headed by its number and named in full for screen
+    readers and as its title."""
+    members = [make_member(name) for name in ("Αλεξάνδρα_Παπαδοπούλου", "Богомила_Кръстева")]
+    match = off_the_loop(
+        services.match_create,
+        variant="classic",
+        members=members,
+        now=timing.now(),
+        clock="5+3",
+        seed=7,
+    )
+    context = browser.new_context(viewport={"width": width, "height": 768}, locale="el")
+    login(context, members[0])
+    page = context.new_page()
+    page.goto(f"{site.url}/el/match/{match.pk}/")
+    expect(page.locator("#match-score-body th[scope=row]")).to_have_count(2)
+    table = page.locator("#match-score").bounding_box()
+    names = [cell.bounding_box() for cell in page.locator("#match-score-body th").all()]
+    assert all(name["width"] >= table["width"] / 3 for name in names), (names, table)
+    expect(page.locator("#match-score thead th.games")).to_have_text("Παρτίδες")
+    numbers = page.locator("#match-score thead th.game-number")
+    expect(numbers).to_have_text(["1Παρτίδα 1", "2Παρτίδα 2"])  # the number, the hidden name
+    assert [numbers.nth(i).get_attribute("title") for i in (0, 1)] == ["Παρτίδα 1", "Παρτίδα 2"]
+    context.close()
