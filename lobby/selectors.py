@@ -192,6 +192,16 @@ def challenges_of(member: User, now: datetime) -> tuple[list[Challenge], list[Ch
     return received, sent
 
 
+def challenge_waiting(challenger: User, challenged: User, now: datetime) -> Challenge | None:
+    """The challenge of one member's to another that waits for an answer (at most one)."""
+    return Challenge.objects.filter(
+        challenger=challenger,
+        challenged=challenged,
+        status=Challenge.Status.PENDING,
+        expires_at__gt=now,
+    ).first()
+
+
 def unrated_for(
     viewer, tables: list[WaitingTable], received: list[Challenge], now: datetime
 ) -> set[int]:

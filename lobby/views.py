@@ -71,11 +71,16 @@ def _play_forms() -> list[tuple[str, PlayNowForm]]:
     ]
 
 
-def _back(request: HttpRequest, default: str = "") -> HttpResponseRedirect:
+def _back_url(request: HttpRequest, default: str = "") -> str:
+    """Where a form's ``next`` says to go back to (on this site only), else ``default``."""
     target = request.POST.get("next") or default or reverse("home")
     if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         target = reverse("home")
-    return HttpResponseRedirect(target)
+    return target
+
+
+def _back(request: HttpRequest, default: str = "") -> HttpResponseRedirect:
+    return HttpResponseRedirect(_back_url(request, default))
 
 
 def _refused(request: HttpRequest, form=None, failure: TableError | None = None):
@@ -225,11 +230,8 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         )
     except TableError as failure:
         return _refused(request, failure=failure)
-    messages.success(
-        request,
-        _("You challenged %(name)s. The challenge waits two minutes for an answer.")
-        % {"name": challenged.username},
-    )
+    # The profile shows the challenge while it waits (no message that could outlive it:
+    # a bot accepts before the page loads, and the member goes straight to the table).
     return _back(request, reverse("profile", args=[challenged.username]))
 
 
@@ -240,7 +242,8 @@ def _challenge_action(service, *, goes_to_match: bool):
         return _attempt(
             request,
             lambda: service(challenge_id=challenge_id, member=request.user, now=timing.now()),
-            (lambda match: match_url(match)) if goes_to_match else (lambda _: reverse("home")),
+            # Declining or cancelling goes back where it was done (the lobby, a profile).
+            (lambda match: match_url(match)) if goes_to_match else (lambda _: _back_url(request)),
         )
 
     return view
@@ -307,6 +310,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "can_challenge": other and member.accepts_challenges and not blocking and not blocked,
             # The Bots page's Challenge button opens the form (SPEC §15).
             "challenge_open": "challenge" in request.GET,
+            "challenge_waiting": other and selectors.challenge_waiting(viewer, member, now),
             "followers_count": followers,
             "following_count": following,
             "follower_names": follower_names(member.pk) if own else None,

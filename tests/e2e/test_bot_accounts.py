@@ -57,7 +57,7 @@ def test_a_bot_is_found_challenged_and_marked(browser, site, login, make_member)
     page.get_by_label("Variant").select_option("fast")
     page.get_by_label("Clock").select_option("3+2")
     page.get_by_role("button", name="Send the challenge").click()
-    expect(page.locator(".message.success")).to_contain_text("You challenged robo")
+    expect(page.locator("#challenge-waiting")).to_contain_text("You challenged robo: Fast 8×7")
     challenge = Challenge.objects.get(challenged=robo)
 
     # The bot accepts (its program would, over the API): alice goes to the table.

@@ -58,7 +58,7 @@ def test_a_challenge_reaches_the_member_on_another_page(
     c.locator("#challenge summary").click()
     c.get_by_label("Variant").select_option("fast")
     c.get_by_role("button", name="Send the challenge").click()
-    expect(c.locator(".message.success")).to_contain_text("You challenged dave")
+    expect(c.locator("#challenge-waiting")).to_contain_text("You challenged dave: Fast 8×7")
 
     toast = d.locator(".toast", has_text="carol challenges you")
     expect(toast).to_be_visible()
@@ -69,6 +69,32 @@ def test_a_challenge_reaches_the_member_on_another_page(
     expect(c).to_have_url(d.url)  # carol is taken there too, at once
     expect(c.locator("#table")).to_have_attribute("data-status", "playing")
     assert not c_errors and not d_errors
+
+
+def test_a_declined_challenge_gives_the_profile_its_form_back(
+    browser, site, login, make_member, screenshot
+):
+    """The challenger's profile page shows the challenge while it waits; declined on
+    another page, the page says so and offers the form again, without a reload."""
+    erin, finn = make_member("erin"), make_member("finn")
+    f, f_errors = member_page(browser, site, login, finn, "/rules/")
+    e, e_errors = member_page(browser, site, login, erin, "/@/finn/")
+    e.locator("#challenge summary").click()
+    e.get_by_label("Variant").select_option("fast")
+    e.get_by_role("button", name="Send the challenge").click()
+    waiting = e.locator("#challenge-waiting")
+    expect(waiting).to_contain_text("Waiting for an answer")
+    expect(e.locator(".message")).to_have_count(0)
+    screenshot(e, "challenge-waiting")
+
+    f.locator(".toast", has_text="erin challenges you").get_by_role(
+        "button", name="Decline"
+    ).click()
+    expect(e.locator(".toast", has_text="finn declined")).to_be_visible()
+    expect(waiting).to_have_count(0)
+    expect(e.locator("#challenge summary")).to_be_visible()
+    assert e.url.endswith("/@/finn/")  # no reload took erin elsewhere
+    assert not e_errors and not f_errors
 
 
 def test_the_lobby_drops_an_ended_match_and_tells_of_an_expired_challenge(

@@ -22,8 +22,9 @@ def members(make_member):
 def test_a_challenge_accepted_starts_the_match_for_both(members):
     ann, ben = members["ann"], members["ben"]
     response = ann.post("/@/ben/challenge/", TABLE)
-    assert any("You challenged ben" in m for m in ann.messages(response))
+    assert response.redirect_chain[-1][0] == "/@/ben/"
     challenge = Challenge.objects.get()
+    assert f'id="challenge-waiting" data-challenge="{challenge.pk}"' in response.content.decode()
     assert challenge.status == "pending"
     assert challenge.expires_at == challenge.created_at + timedelta(minutes=2)
     lobby = ben.client.get("/").content.decode()
@@ -53,6 +54,45 @@ def test_decline_and_cancel(members):
     response = ben.post(f"/challenges/{second.pk}/accept/")
     assert any("no longer open" in m for m in ben.messages(response))
     assert not Match.objects.exists()
+
+
+def test_the_profile_shows_the_challenge_while_it_waits_and_not_after(members):
+    """No message says a challenge waits (a bot accepts before the page loads, and a
+    message would follow the member to the table): the profile shows it from the
+    database, with a Cancel that comes back to the profile, and the form once it ended."""
+    ann, ben = members["ann"], members["ben"]
+    page = ann.post("/@/ben/challenge/", {**TABLE, "rated": "on"})
+    assert not ann.messages(page)
+    challenge = Challenge.objects.get()
+    html = page.content.decode()
+    assert 'id="challenge-waiting"' in html and 'id="challenge"' not in html
+    assert "You challenged ben: Fast 8×7" in html and "Waiting for an answer" in html
+    assert f'action="/challenges/{challenge.pk}/cancel/"' in html
+    assert 'hx-trigger="lobby-changed from:body"' in html  # fetched again when it ends
+    # ben sees no such box on ann's profile, nor ann on cat's.
+    assert 'id="challenge-waiting"' not in ben.client.get("/@/ann/").content.decode()
+    assert 'id="challenge-waiting"' not in ann.client.get("/@/cat/").content.decode()
+    # In ann's language too.
+    ann.client.cookies["django_language"] = "es"
+    assert "Esperando respuesta…" in ann.client.get("/es/@/ben/").content.decode()
+    del ann.client.cookies["django_language"]
+
+    page = ann.post(f"/challenges/{challenge.pk}/cancel/", {"next": "/@/ben/"})
+    assert page.redirect_chain[-1][0] == "/@/ben/"
+    html = page.content.decode()
+    assert 'id="challenge-waiting"' not in html and 'id="challenge"' in html
+    assert "hx-trigger" not in html.split('id="challenge-area"')[1].split(">")[0]
+
+    # A next that leaves the site goes to the lobby instead.
+    ann.post("/@/ben/challenge/", TABLE)
+    second = Challenge.objects.latest("pk")
+    page = ann.post(f"/challenges/{second.pk}/cancel/", {"next": "https://example.org/"})
+    assert page.redirect_chain[-1][0] == "/"
+    # Declined or expired, the form is back.
+    ann.post("/@/ben/challenge/", TABLE)
+    third = Challenge.objects.latest("pk")
+    ben.post(f"/challenges/{third.pk}/decline/")
+    assert 'id="challenge-waiting"' not in ann.client.get("/@/ben/").content.decode()
 
 
 def test_a_challenge_expires_after_two_minutes(members):
