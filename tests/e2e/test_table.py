@@ -196,6 +196,11 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     expect(v.locator("#game-results li")).to_have_text(
         [re.compile(r"^bob won game 1"), re.compile(r"^alice won game 2")]
     )
+    # The last move, the game's and the match's results read out as sentences, each with
+    # one full stop (a result's text has its own).
+    said = v.locator("#announcer").inner_text()
+    assert re.search(r"played \w+, \+\d+\. alice won game 2\b.*\. alice won the match", said), said
+    assert ".." not in said and said.endswith(").")
     expect(v.get_by_role("link", name="Log in to chat")).to_be_visible()
     expect(v.locator("#resign-match")).to_be_hidden()
 

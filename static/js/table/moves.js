@@ -144,7 +144,9 @@ export function setupMoves(table) {
       }
     }
     if (s.match.result && !previous.match.result) said.push(resultText(s, texts, names));
-    if (said.length) $("announcer").textContent = said.filter(Boolean).join(". ");
+    // Each is a sentence of its own; a result's text already ends with its full stop.
+    const sentences = said.filter(Boolean).map((text) => (/[.!?…]$/.test(text) ? text : text + "."));
+    if (sentences.length) $("announcer").textContent = sentences.join(" ");
   }
 
   function renderSpectators() {
