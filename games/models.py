@@ -319,6 +319,16 @@ class Challenge(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # A rematch offered at a finished match to a bot account reaches its program as a
+    # challenge (SPEC §15): accepting it accepts the rematch.
+    rematch_of = models.ForeignKey(
+        Match,
+        verbose_name=_("rematch of"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("challenge")

@@ -444,4 +444,6 @@ def challenge_public(challenge: Challenge) -> dict:
         "format": challenge.format,
         "rated": challenge.rated,
         "expires_at": int(challenge.expires_at.timestamp() * 1000),
+        # A rematch offered at this finished match: accepting it starts the rematch.
+        "rematch_of": challenge.rematch_of_id,
     }

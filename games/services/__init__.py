@@ -35,6 +35,7 @@ from games.services.ending import (
     member_seats_renamed,
     rematch_lapse,
     rematch_offer,
+    rematch_refuse,
     rematches_lapse,
     table_refresh,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "presence_sweep",
     "rematch_lapse",
     "rematch_offer",
+    "rematch_refuse",
     "rematches_lapse",
     "seat_shown",
     "socket_close",

@@ -18,7 +18,7 @@ from games.access import locked_match, locked_table, player_seat_or_error, seats
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
-from games.models import Match
+from games.models import Challenge, Match
 from games.services.commit import ACTIVE, engine_event, match_bump, state_commit
 from games.services.seating import match_create
 
@@ -157,6 +157,7 @@ def rematch_offer(
             transaction.on_commit(
                 partial(events.task_at, "games.tasks.rematch_lapse", [match.pk], now + window, now)
             )
+            _bots_asked(match, seats, user, now=now, until=now + window)
         # The computer always takes a rematch.
         for index in [seat, *(row.seat for row in seats if row.bot_level)]:
             if index not in accepted:
@@ -180,6 +181,50 @@ def rematch_offer(
         return match_bump(match, seats, match.engine_state(), now=now, fields=fields)
 
 
+def _bots_asked(match: Match, seats, user: User, *, now: datetime, until: datetime) -> None:
+    """A bot account plays through its program, which hears of a rematch as a challenge
+    to it (SPEC §15) that lasts as long as the offer: accepting it accepts the rematch,
+    declining it ends the offer (``lobby.services.challenge_accept``, ``_decline``)."""
+    for row in seats:
+        if row.member_bot and row.member_id != user.pk:
+            Challenge.objects.create(
+                challenger=user,
+                challenged_id=row.member_id,
+                variant=match.variant,
+                clock=match.clock,
+                format=match.format,
+                rated=match.rated,
+                created_at=now,
+                expires_at=until,
+                rematch_of=match,
+            )
+            transaction.on_commit(
+                partial(events.member_notify, row.member_id, {"kind": "challenges"})
+            )
+
+
+def rematch_refuse(*, match_id: int, now: datetime) -> Match:
+    """A bot's program declined the rematch's challenge, or its offerer cancelled it: the
+    offer ends at once (the lobby's service has told the other side)."""
+    with transaction.atomic():
+        match, seats = locked_table(match_id)
+        if match.rematch_id or match.rematch_offered_at is None:
+            return match
+        return _offer_cleared(match, seats, now=now)
+
+
+def _offer_cleared(match: Match, seats, *, now: datetime) -> Match:
+    """The table no longer shows the rematch offer."""
+    match.rematch_offered_at, match.rematch_accepted = None, []
+    return match_bump(
+        match,
+        seats,
+        match.engine_state(),
+        now=now,
+        fields={"rematch_offered_at", "rematch_accepted"},
+    )
+
+
 def rematch_lapse(*, match_id: int, now: datetime) -> bool:
     """A rematch offer nobody completed within its minute ends: the members who offered or
     accepted it are told (``rematch_lapsed``), and the table no longer shows it. Returns
@@ -194,14 +239,7 @@ def rematch_lapse(*, match_id: int, now: datetime) -> bool:
         for row in seats:
             if row.seat in match.rematch_accepted and row.member_id is not None:
                 transaction.on_commit(partial(events.member_notify, row.member_id, notice))
-        match.rematch_offered_at, match.rematch_accepted = None, []
-        match_bump(
-            match,
-            seats,
-            match.engine_state(),
-            now=now,
-            fields={"rematch_offered_at", "rematch_accepted"},
-        )
+        _offer_cleared(match, seats, now=now)
         return True
 
 

@@ -18,7 +18,7 @@ from games import events
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.models import Challenge, Match
-from games.services import match_create, table_settings_check
+from games.services import match_create, rematch_offer, rematch_refuse, table_settings_check
 from lobby.services.members import lobby_rate_check, member_check, waiting_limit_check
 
 
@@ -143,6 +143,11 @@ def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match
             raise TableError("not_allowed", _("The challenger cannot play now."))
         # Answered first: the match's start withdraws whatever else of theirs waits.
         _answer(challenge, Challenge.Status.ACCEPTED, now)
+        if challenge.rematch_of_id is not None:  # a bot's program takes a rematch
+            finished = rematch_offer(match_id=challenge.rematch_of_id, user=member, now=now)
+            challenge.match = finished.rematch
+            challenge.save(update_fields=["match"])
+            return challenge.match
         challenge.match = match_create(
             variant=challenge.variant,
             members=[challenger, member],
@@ -163,6 +168,8 @@ def challenge_decline(*, challenge_id: int, member: User, now: datetime) -> Chal
         if challenge.challenged_id != member.pk:
             raise TableError("not_found", _("This challenge does not exist."))
         _answer(challenge, Challenge.Status.DECLINED, now)
+        if challenge.rematch_of_id is not None:
+            rematch_refuse(match_id=challenge.rematch_of_id, now=now)
         transaction.on_commit(
             partial(
                 events.member_notify,
@@ -181,6 +188,8 @@ def challenge_cancel(*, challenge_id: int, member: User, now: datetime) -> Chall
             raise TableError("not_found", _("This challenge does not exist."))
         lobby_rate_check(member, now)
         _answer(challenge, Challenge.Status.CANCELLED, now)
+        if challenge.rematch_of_id is not None:
+            rematch_refuse(match_id=challenge.rematch_of_id, now=now)
         transaction.on_commit(
             partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})
         )
@@ -202,6 +211,8 @@ def challenges_expire(*, now: datetime, challenge_id: int | None = None) -> int:
             challenge.status = Challenge.Status.EXPIRED
             challenge.save(update_fields=["status"])
             notice = {"kind": "expired", "id": challenge.pk, "to": challenge.challenged.username}
+            if challenge.rematch_of_id is not None:  # the rematch's lapse tells of it
+                notice = {"kind": "challenges"}
             transaction.on_commit(partial(events.member_notify, challenge.challenger_id, notice))
             transaction.on_commit(
                 partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})

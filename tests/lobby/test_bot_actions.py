@@ -264,3 +264,98 @@ def test_moves_in_turn_never_count_against_the_limit(client, people, settings):
             **robos,
         )
         assert answer.status_code == 200, answer.json()
+
+
+def finished(client, keys, members) -> Match:
+    """A match of alice's against robo, one move each, then alice resigns it."""
+    from games import services, timing
+
+    match = challenge_and_accept(client, keys, rated=False)
+    for seat, name in enumerate(("alice", "robo")):
+        position = state_of(match).current.position
+        colour = next(c for c, r in position.legal_colors().items() if r is None)
+        if name == "alice":
+            services.move_play(
+                match_id=match.pk,
+                user=members[name],
+                ply=seat,
+                color=colour,
+                received_at=timing.now(),
+            )
+        else:
+            assert client.post(
+                f"/api/bot/match/{match.pk}/move/{colour}", {"ply": seat}, **keys["robo"]
+            ).json() == {"ok": True}
+    services.match_resign(match_id=match.pk, user=members["alice"], now=timing.now())
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def test_a_rematch_offered_to_a_bot_reaches_its_program_as_a_challenge(client, people, settings):
+    """A bot's program has no table page: the member's rematch offer is a challenge to it
+    that lasts as long as the offer (``rematch_of``). Accepting starts the rematch;
+    declining, or the member cancelling, ends the offer at once; once the offer's minute
+    is over the challenge can no longer be accepted."""
+    from games import services, timing
+    from lobby import selectors as lobby_selectors
+
+    members, keys = people
+    match = finished(client, keys, members)
+    now = timing.now()
+    services.rematch_offer(match_id=match.pk, user=members["alice"], now=now)
+    offered = Challenge.objects.get(rematch_of=match)
+    assert (offered.challenger, offered.challenged, offered.status) == (
+        members["alice"],
+        members["robo"],
+        Challenge.Status.PENDING,
+    )
+    assert (offered.variant, offered.clock, offered.format, offered.rated) == (
+        "fast",
+        "3+2",
+        "match",
+        False,
+    )
+    assert offered.expires_at == now + timing.seconds("GAME_REMATCH_SECONDS")
+    told = lobby_selectors.bot_events(members["robo"].pk, now).received[offered.pk]
+    assert told["rematch_of"] == match.pk and told["challenger"] == "alice"
+    # Offering again within the minute asks nothing twice.
+    services.rematch_offer(match_id=match.pk, user=members["alice"], now=now)
+    assert Challenge.objects.filter(rematch_of=match).count() == 1
+    # Only robo may answer it.
+    wrong = client.post(f"/api/challenge/{offered.pk}/accept", **keys["rex"])
+    assert (wrong.status_code, wrong.json()["error"]) == (404, "not_found")
+
+    accepted = client.post(f"/api/challenge/{offered.pk}/accept", **keys["robo"])
+    assert accepted.status_code == 200, accepted.json()
+    match.refresh_from_db()
+    rematch = match.rematch
+    assert accepted.json()["match"]["id"] == rematch.pk
+    assert rematch.status == Match.Status.PLAYING and not rematch.rated
+    assert sorted(s.member.username for s in rematch.seats.all()) == ["alice", "robo"]
+    offered.refresh_from_db()
+    assert (offered.status, offered.match_id) == (Challenge.Status.ACCEPTED, rematch.pk)
+
+    # Declined by the program: the table no longer shows the offer.
+    second = finished(client, keys, members)
+    services.rematch_offer(match_id=second.pk, user=members["alice"], now=timing.now())
+    asked = Challenge.objects.get(rematch_of=second)
+    assert client.post(f"/api/challenge/{asked.pk}/decline", **keys["robo"]).status_code == 200
+    second.refresh_from_db()
+    assert second.rematch_offered_at is None and second.rematch_accepted == []
+    assert second.rematch_id is None
+    # Offered again and cancelled by alice (the lobby lists it as hers): the same.
+    services.rematch_offer(match_id=second.pk, user=members["alice"], now=timing.now())
+    again = Challenge.objects.filter(rematch_of=second, status=Challenge.Status.PENDING).get()
+    assert client.post(f"/api/challenge/{again.pk}/cancel", **keys["alice"]).status_code == 200
+    second.refresh_from_db()
+    assert second.rematch_offered_at is None and second.rematch_id is None
+
+    # Offered once more, and answered after its minute: refused, nothing starts.
+    settings.GAME_REMATCH_SECONDS = 0
+    services.rematch_offer(match_id=second.pk, user=members["alice"], now=timing.now())
+    late = Challenge.objects.filter(rematch_of=second, status=Challenge.Status.PENDING).get()
+    refused = client.post(f"/api/challenge/{late.pk}/accept", **keys["robo"])
+    assert (refused.status_code, refused.json()["error"]) == (403, "not_allowed")
+    second.refresh_from_db()
+    assert second.rematch_id is None

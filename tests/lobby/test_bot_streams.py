@@ -71,6 +71,7 @@ def test_the_event_stream_tells_challenges_and_matches(bot_and_member):
             "format": "match",
             "rated": True,
             "expires_at": told["challenge"]["expires_at"],
+            "rematch_of": None,
         },
     }
     assert api_call(server, "POST", f"/api/challenge/{first}/cancel", keys["alice"])[0] == 200
@@ -302,4 +303,43 @@ def test_challenge_expiry_is_told_as_canceled(bot_and_member):
     Challenge.objects.filter(pk=first).update(expires_at=timing.now())
     lobby.challenges_expire(now=timing.now())
     assert stream.next_object() == {"type": "challengeCanceled", "challenge": {"id": first}}
+    stream.close()
+
+
+def test_a_rematch_offer_is_told_as_a_challenge_and_its_acceptance_starts_it(bot_and_member):
+    """The member's rematch at a finished match reaches the bot's event stream at once, as
+    a challenge naming the match (``rematch_of``); accepted, the rematch starts."""
+    server, _robo, alice, keys = bot_and_member
+    stream = ApiStream(server, "/api/stream/event", keys["robo"])
+    first = challenge(server, keys)
+    assert stream.next_object()["challenge"]["id"] == first
+    status, accepted = api_call(server, "POST", f"/api/challenge/{first}/accept", keys["robo"])
+    match_id = accepted["match"]["id"]
+    assert stream.next_object() == {"type": "matchStart", "match": {"id": match_id}}
+    match = Match.objects.get(pk=match_id)
+    colour = next(
+        c for c, r in match.engine_state().current.position.legal_colors().items() if r is None
+    )
+    services.move_play(match_id=match_id, user=alice, ply=0, color=colour, received_at=timing.now())
+    match.refresh_from_db()
+    position = match.engine_state().current.position
+    colour = next(c for c, r in position.legal_colors().items() if r is None)
+    moved = api_call(
+        server, "POST", f"/api/bot/match/{match_id}/move/{colour}", keys["robo"], {"ply": 1}
+    )
+    assert moved == (200, {"ok": True})
+    services.match_resign(match_id=match_id, user=alice, now=timing.now())
+    assert Match.objects.get(pk=match_id).status == Match.Status.FINISHED
+    assert stream.next_object() == {"type": "matchFinish", "match": {"id": match_id}}
+
+    services.rematch_offer(match_id=match_id, user=alice, now=timing.now())
+    told = stream.next_object()
+    assert told["type"] == "challenge"
+    assert (told["challenge"]["challenger"], told["challenge"]["rematch_of"]) == ("alice", match_id)
+    offer = told["challenge"]["id"]
+    status, answer = api_call(server, "POST", f"/api/challenge/{offer}/accept", keys["robo"])
+    assert status == 200, answer
+    rematch = Match.objects.get(pk=match_id).rematch_id
+    assert answer["match"]["id"] == rematch
+    assert stream.next_object() == {"type": "matchStart", "match": {"id": rematch}}
     stream.close()
