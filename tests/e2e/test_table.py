@@ -219,6 +219,7 @@ def test_a_whole_fast_match_at_the_table(browser, site, login, make_member, scre
     expect(at(v, 2, finished.ply)).to_have_count(1)
     a.get_by_role("button", name="Rematch").click()
     expect(b.locator("#rematch-info")).to_have_text("alice offered a rematch.")
+    expect(a.locator("#rematch")).to_have_text("Rematch offered; waiting for your opponent")
     b.get_by_role("button", name="Accept rematch").click()
     expect(a).not_to_have_url(url)
     match.refresh_from_db()

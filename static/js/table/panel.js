@@ -250,7 +250,9 @@ export function setupPanel(table) {
     rematch.hidden = !(finished && mine);
     const accepted = !!(offer && mine && offer.seats.includes(mine));
     rematch.disabled = accepted;
-    rematch.textContent = accepted ? t("rematch.waiting") : offer ? t("rematch.accept") : t("rematch.offer");
+    // At a table of two the one waited for is the opponent.
+    const waiting = s.match.seats.length === 2 ? t("rematch.waiting_opponent") : t("rematch.waiting");
+    rematch.textContent = accepted ? waiting : offer ? t("rematch.accept") : t("rematch.offer");
     info.hidden = !(finished && (offer || s.match.rematch));
     info.replaceChildren();
     if (s.match.rematch) {
