@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import VARIANTS
@@ -116,7 +117,8 @@ class Match(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # The service's ``now`` (a match that starts as it is made has ``started_at`` the same).
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -123,6 +123,7 @@ def match_create(
                 created_by=created_by,
                 arena_id=arena,
                 house=house,
+                created_at=now,
             )
         else:
             match = table

@@ -50,7 +50,13 @@ def table_open(
         lobby_rate_check(host, now)
         waiting_limit_check(host)
         match = _new_table(
-            variant=variant, clock=clock, single=single, rated=rated, private=private, host=host
+            variant=variant,
+            clock=clock,
+            single=single,
+            rated=rated,
+            private=private,
+            host=host,
+            now=now,
         )
         Seat.objects.create(match=match, seat=0, member=host, joined_at=now)
         if not private:
@@ -66,6 +72,7 @@ def _new_table(
     rated: bool,
     private: bool,
     host: User | None,
+    now: datetime,
     house: str = "",
 ) -> Match:
     seed = secrets.randbits(31)
@@ -79,6 +86,7 @@ def _new_table(
         board=VARIANTS[variant].new_position(seed).to_text(),
         created_by=host,
         house=house,
+        created_at=now,
     )
 
 
@@ -110,6 +118,7 @@ def house_table_keep(*, now: datetime) -> Match:
                 private=False,
                 host=None,
                 house=Match.House.TABLE,
+                now=now,
             )
             Seat.objects.create(match=match, seat=0, bot_level=HOUSE_TABLE_LEVEL, joined_at=now)
             transaction.on_commit(events.lobby_changed)

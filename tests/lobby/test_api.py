@@ -60,6 +60,9 @@ def test_a_match_replays_to_what_the_api_says(client, players, variant):
     assert response["Access-Control-Allow-Origin"] == "*"
     data = response.json()
     assert data["status"] == "finished" and data["variant"] == variant
+    # Made and started by one call at one moment (the clock of the service, not of the
+    # database row's insert).
+    assert data["created"] == data["started"] == T0.isoformat()
     for game in data["games"]:
         position = Position.from_text(game["start"])
         if game["number"] == 2:
