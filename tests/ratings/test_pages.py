@@ -141,7 +141,7 @@ def test_history_graph_speaks_the_pages_language():
     english = history_svg(points, title="Fast", chart_id="c")
     with translation.override("nl"):
         dutch = history_svg(points, title="Fast", chart_id="c")
-    assert "12/11/2026" in english and "11-12-2026" in dutch  # SHORT_DATE_FORMAT of each
+    assert "11 Dec 2026" in english and "11-12-2026" in dutch  # SHORT_DATE_FORMAT of each
     assert 'role="img"' in english and 'aria-labelledby="c-title c-desc"' in english
     assert "2 rated matches" in english
     assert "<script" not in english and "http://www.w3.org/2000/svg" in english

@@ -90,15 +90,26 @@ def test_every_page_links_its_translations(client):
 
 # A member who joined on 7 December 2026 at 18:05 UTC, as their profile says it, and an
 # arena starting then (in 2030), as its page's short date says it: the day first where the language
-# puts it, months lowercase where it writes them so, a 24-hour clock in Bulgarian.
+# puts it, months lowercase where it writes them so, a 24-hour clock in Bulgarian. English
+# is read across Europe: the day first and the month in words, never "12/07".
 MEMBER_SINCE = {
+    "en": "7 December 2026",
     "bg": "7 декември 2026 г.",
     "pt": "7 de dezembro de 2026",
     "es": "7 de diciembre de 2026",
     "nl": "7 december 2026",
     "el": "07/12/2026",
 }
-ARENA_STARTS = {"bg": "07.12.2030 18:05", "pt": "07/12/2030 18:05", "nl": "7-12-2030 18:05"}
+ARENA_STARTS = {
+    "en": "7 Dec 2030, 18:05",
+    "bg": "07.12.2030 18:05",
+    "pt": "07/12/2030 18:05",
+    "nl": "7-12-2030 18:05",
+}
+
+
+def prefixed(language: str, path: str) -> str:
+    return path if language == "en" else f"/{language}{path}"
 
 
 @pytest.mark.parametrize("language", sorted(MEMBER_SINCE))
@@ -108,7 +119,7 @@ def test_a_profile_writes_the_day_a_member_joined_as_the_language_does(
     alice = make_member("alice")
     alice.date_joined = datetime(2026, 12, 7, 18, 5, tzinfo=UTC)
     alice.save(update_fields=["date_joined"])
-    html = client.get(f"/{language}/@/alice/").content.decode()
+    html = client.get(prefixed(language, "/@/alice/")).content.decode()
     assert f"<dd>{MEMBER_SINCE[language]}</dd>" in html
 
 
@@ -121,6 +132,6 @@ def test_an_upcoming_arena_gives_its_start_as_the_language_writes_a_date(client,
         starts_at=datetime(2030, 12, 7, 18, 5, tzinfo=UTC),
         minutes=30,
     )
-    html = client.get(f"/{language}{reverse('arena', args=[arena.pk])}").content.decode()
+    html = client.get(prefixed(language, reverse("arena", args=[arena.pk]))).content.decode()
     assert f">{ARENA_STARTS[language]} UTC</time>" in html
     assert "12/07/2030" not in html
