@@ -165,3 +165,46 @@ def test_the_review_reads_from_one_named_side_and_agrees_with_itself(
     screenshot(page, "analysis-one-side")
     assert not errors
     context.close()
+
+
+def test_on_a_phone_the_figures_give_each_name_one_line(browser, site, login, make_member):
+    """At 390 px in Portuguese the figures' six columns once left a bot's name "robo3381 /
+    6" broken mid-word under its BOT mark: a name ends in an ellipsis on its one line (its
+    whole is the link's title), and every figure stays whole."""
+    alice = make_member("alexandra_papadopoulou")
+    robo = make_member("robo33816")
+    robo.is_bot = True
+    robo.save(update_fields=["is_bot"])
+    match = off_the_loop(
+        services.match_create, variant="fast", members=[alice, robo], now=timing.now(), seed=21
+    )
+    off_the_loop(
+        play_out, match=match, members=[alice, robo], rng=random.Random(2), now=timing.now()
+    )
+    off_the_loop(services.analysis_request, match_id=match.pk, member=alice, now=timing.now())
+    off_the_loop(services.analysis_run, match_id=match.pk, now=timing.now)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    login(context, alice)
+    page = context.new_page()
+    page.goto(f"{site.url}/pt/match/{match.pk}/")
+    expect(page.locator("#table")).to_have_attribute("data-analysis", "done")
+    rows = page.locator("#analysis-figures tr")
+    expect(rows).to_have_count(2)
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll("#analysis-figures tr")].map((row) => {
+          const name = row.querySelector("th");
+          const line = parseFloat(getComputedStyle(name).lineHeight) || 20;
+          const cells = [...row.querySelectorAll("td")];
+          return {
+            nameLines: Math.round(name.getBoundingClientRect().height / (line + 4)),
+            cellsWhole: cells.every((cell) => cell.scrollWidth <= cell.clientWidth + 1),
+            title: name.querySelector("a").title,
+          };
+        })"""
+    )
+    for row, name in zip(lines, ("alexandra_papadopoulou", "robo33816"), strict=True):
+        assert row["nameLines"] == 1 and row["cellsWhole"], row
+        assert row["title"] == name
+    context.close()

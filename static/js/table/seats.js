@@ -68,6 +68,7 @@ export function memberLink(state, letter, texts) {
 /** A link to the page of the member with this username. */
 export function userLink(username) {
   const link = el("a", "member", username);
+  link.title = username; // the whole name where the page ends it in an ellipsis
   link.href = localPath("/@/" + encodeURIComponent(username) + "/");
   return link;
 }
