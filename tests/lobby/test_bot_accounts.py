@@ -142,6 +142,45 @@ def test_a_bot_sits_only_through_challenges(bot, make_member):
     assert match.rated and match.status == Match.Status.PLAYING
 
 
+def test_a_bots_pages_offer_none_of_what_it_may_not_do(client, bot, make_member):
+    """A bot account that logs in to the site (to make its tokens, say) is told how it
+    plays, and shown no Play now, table, practice, Join or arena Join button, each of which
+    would only refuse it."""
+    alice = make_member("alice")
+    now = timing.now()
+    table = lobby.table_open(
+        host=alice,
+        variant="fast",
+        clock="3+2",
+        single_game=False,
+        rated=False,
+        private=False,
+        now=now,
+    )
+    arena = lobby.arena_create(
+        name="Hourly", variant="fast", clock="1+1", minutes=30, starts_at=now + timedelta(hours=1)
+    )
+    client.force_login(bot)
+    home = client.get("/").content.decode()
+    assert 'id="bot-plays-by-api"' in home and "through the API" in home
+    for button in ("/play/fast/", 'action="/practice/"', 'action="/tables/"'):
+        assert button not in home, button
+    lists = client.get("/lobby/lists/").content.decode()
+    assert "alice" in lists  # the table is listed
+    assert f'action="/tables/{table.pk}/join/"' not in lists
+    page = client.get(f"/arenas/{arena.pk}/").content.decode()
+    assert 'id="bot-plays-by-api"' in page and f'action="/arenas/{arena.pk}/join/"' not in page
+    # A member sees each of them.
+    member = make_member("bea")
+    client.force_login(member)
+    home = client.get("/").content.decode()
+    assert 'id="bot-plays-by-api"' not in home and "/play/fast/" in home
+    assert f'action="/tables/{table.pk}/join/"' in client.get("/lobby/lists/").content.decode()
+    assert (
+        f'action="/arenas/{arena.pk}/join/"' in client.get(f"/arenas/{arena.pk}/").content.decode()
+    )
+
+
 def test_the_bot_is_titled_in_every_api_seat_and_its_page(client, bot, make_member):
     alice = make_member("alice")
     match = services.match_create(variant="fast", members=[alice, bot], now=T0)
