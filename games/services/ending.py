@@ -184,7 +184,8 @@ def rematch_offer(
 def _bots_asked(match: Match, seats, user: User, *, now: datetime, until: datetime) -> None:
     """A bot account plays through its program, which hears of a rematch as a challenge
     to it (SPEC §15) that lasts as long as the offer: accepting it accepts the rematch,
-    declining it ends the offer (``lobby.services.challenge_accept``, ``_decline``)."""
+    declining it ends the offer (``lobby.services.challenge_accept``,
+    ``challenge_decline``)."""
     for row in seats:
         if row.member_bot and row.member_id != user.pk:
             Challenge.objects.create(
