@@ -14,8 +14,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.engine import VARIANTS
 from games.engine.match import MatchState
+from games.topics import variant_choices
 
 SEAT_LETTERS = "ABCD"
 
@@ -62,9 +62,7 @@ class Match(models.Model):
         #: the demo's table hosted by the computer, waiting for a member (``make run``)
         TABLE = "table", _("a table the computer hosts")
 
-    variant = models.CharField(
-        _("variant"), max_length=16, choices=[(key, v.name) for key, v in VARIANTS.items()]
-    )
+    variant = models.CharField(_("variant"), max_length=16, choices=variant_choices())
     rated = models.BooleanField(_("rated"), default=False)
     format = models.CharField(_("format"), max_length=8, choices=Format.choices)
     clock = models.CharField(
@@ -301,9 +299,7 @@ class Challenge(models.Model):
         on_delete=models.CASCADE,
         related_name="challenges_received",
     )
-    variant = models.CharField(
-        _("variant"), max_length=16, choices=[(key, v.name) for key, v in VARIANTS.items()]
-    )
+    variant = models.CharField(_("variant"), max_length=16, choices=variant_choices())
     clock = models.CharField(_("clock"), max_length=8, blank=True)
     format = models.CharField(_("format"), max_length=8, choices=Match.Format.choices)
     rated = models.BooleanField(_("rated"), default=False)

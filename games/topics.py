@@ -58,3 +58,9 @@ assert [t.key for t in VARIANT_TOPICS] == list(VARIANTS), "one topic per variant
 def variant_name(key: str) -> Promise:
     """The variant's name in the active language."""
     return TOPICS[key].name
+
+
+def variant_choices(keys=None) -> list[tuple[str, Promise]]:
+    """A model field's choices of variants (all, or ``keys``), named in the active language:
+    ``get_variant_display`` speaks the page's language, as ``variant_name`` does."""
+    return [(key, variant_name(key)) for key in (VARIANTS if keys is None else keys)]

@@ -14,15 +14,14 @@ from django.utils.translation import pgettext_lazy
 
 from games.engine import VARIANTS
 from games.engine.clock import PRESETS
+from games.topics import variant_choices
 
 ARENA_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale and v.seats == 2]
 SHORTEST_MINUTES, LONGEST_MINUTES = 20, 180
 
 
 def _variant_field() -> models.CharField:
-    return models.CharField(
-        _("variant"), max_length=16, choices=[(key, VARIANTS[key].name) for key in ARENA_VARIANTS]
-    )
+    return models.CharField(_("variant"), max_length=16, choices=variant_choices(ARENA_VARIANTS))
 
 
 def _clock_field() -> models.CharField:

@@ -74,7 +74,10 @@ def test_the_profile_shows_the_challenge_while_it_waits_and_not_after(members):
     assert 'id="challenge-waiting"' not in ann.client.get("/@/cat/").content.decode()
     # In ann's language too.
     ann.client.cookies["django_language"] = "es"
-    assert "Esperando respuesta…" in ann.client.get("/es/@/ben/").content.decode()
+    spanish = ann.client.get("/es/@/ben/").content.decode()
+    assert "Esperando respuesta…" in spanish
+    assert "Has desafiado a ben: Rápido 8×7" in spanish  # the variant in the page's language
+    assert "Has desafiado a ben: Rápido 8×7" in ann.client.get("/es/lobby/lists/").content.decode()
     del ann.client.cookies["django_language"]
 
     page = ann.post(f"/challenges/{challenge.pk}/cancel/", {"next": "/@/ben/"})
