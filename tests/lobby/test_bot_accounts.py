@@ -30,6 +30,19 @@ def token_of(member, scopes=("bot:play",)) -> str:
     )[1]
 
 
+def open_table(host, now):
+    """A waiting Fast table of the host's, unrated."""
+    return lobby.table_open(
+        host=host,
+        variant="fast",
+        clock="3+2",
+        single_game=False,
+        rated=False,
+        private=False,
+        now=now,
+    )
+
+
 def upgrade(client, raw: str):
     return client.post("/api/bot/account/upgrade", HTTP_AUTHORIZATION=f"Bearer {raw}")
 
@@ -67,15 +80,7 @@ def test_a_member_who_never_played_becomes_a_bot_for_good(client, make_member):
 def test_a_member_who_played_or_waits_or_is_in_an_arena_stays_a_member(client, make_member):
     alice, bob, carol, dan = (make_member(n) for n in ("alice", "bob", "carol", "dan"))
     services.match_create(variant="fast", members=[alice, bob], now=T0)  # in play
-    lobby.table_open(
-        host=carol,
-        variant="fast",
-        clock="3+2",
-        single_game=False,
-        rated=False,
-        private=False,
-        now=T0,
-    )
+    open_table(carol, T0)
     arena = lobby.arena_create(
         name="Hourly", variant="fast", clock="1+1", minutes=30, starts_at=T0 + timedelta(hours=1)
     )
@@ -94,25 +99,9 @@ def test_a_member_who_played_or_waits_or_is_in_an_arena_stays_a_member(client, m
 
 def test_a_bot_sits_only_through_challenges(bot, make_member):
     alice = make_member("alice")
-    table = lobby.table_open(
-        host=alice,
-        variant="fast",
-        clock="3+2",
-        single_game=False,
-        rated=False,
-        private=False,
-        now=T0,
-    )
+    table = open_table(alice, T0)
     refusals = [
-        lambda: lobby.table_open(
-            host=bot,
-            variant="fast",
-            clock="3+2",
-            single_game=False,
-            rated=False,
-            private=False,
-            now=T0,
-        ),
+        lambda: open_table(bot, T0),
         lambda: lobby.table_join(match_id=table.pk, member=bot, now=T0),
         lambda: lobby.play_now(member=bot, variant="fast", clock="3+2", now=T0),
         lambda: services.practice_start(
@@ -148,15 +137,7 @@ def test_a_bots_pages_offer_none_of_what_it_may_not_do(client, bot, make_member)
     would only refuse it."""
     alice = make_member("alice")
     now = timing.now()
-    table = lobby.table_open(
-        host=alice,
-        variant="fast",
-        clock="3+2",
-        single_game=False,
-        rated=False,
-        private=False,
-        now=now,
-    )
+    table = open_table(alice, now)
     arena = lobby.arena_create(
         name="Hourly", variant="fast", clock="1+1", minutes=30, starts_at=now + timedelta(hours=1)
     )
