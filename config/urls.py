@@ -21,11 +21,12 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 urlpatterns = [
     path("favicon.ico", favicon),
-    path("admin/", admin.site.urls),
     path("i18n/", include("accounts.i18n_urls")),
 ]
 
 urlpatterns += i18n_patterns(
+    # In the moderator's language too (/bg/admin/…): an unprefixed path is English.
+    path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),

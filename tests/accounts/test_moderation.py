@@ -173,3 +173,32 @@ def test_superusers_cannot_be_banned_from_admin(client, make_member, moderator):
         {"action": "ban_members", "_selected_action": [root.pk], "apply": "1", "reason": "x"},
     )
     assert not User.objects.get(pk=root.pk).is_banned()
+
+
+def test_the_admin_speaks_the_moderators_language(client, make_member, moderator):
+    """A moderator who chose Bulgarian works the report queue in Bulgarian: /admin/ is
+    English, /bg/admin/ Bulgarian, and the preference sends them there (before, the admin
+    stood outside the language prefixes and was English whatever they chose)."""
+    from games import services as table_services
+    from lobby.services import member_report
+    from tests.moves import play_opening
+    from tests.timeshift import T0
+
+    ann, ben = make_member("ann"), make_member("ben")
+    match = table_services.match_create(variant="fast", members=[ann, ben], now=T0, seed=7)
+    play_opening(match, [ann, ben], now=T0)
+    table_services.match_resign(match_id=match.pk, user=ann, now=T0)
+    report = member_report(reporter=ann, username="ben", reason="cheating", now=T0)
+
+    client.force_login(moderator)
+    english = client.get("/admin/").content.decode()
+    assert "Moderation" in english and "Модерация" not in english
+    page = client.get(f"/bg/admin/accounts/report/{report.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'lang="bg"' in html and "Затваряне на този сигнал" in html  # "Close this report"
+    moderator.language = "bg"
+    moderator.save(update_fields=["language"])
+    response = client.get(f"/admin/accounts/report/{report.pk}/change/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/bg/admin/accounts/report/{report.pk}/change/"
