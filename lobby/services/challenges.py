@@ -146,17 +146,16 @@ def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match
         if challenge.rematch_of_id is not None:  # a bot's program takes a rematch
             finished = rematch_offer(match_id=challenge.rematch_of_id, user=member, now=now)
             challenge.match = finished.rematch
-            challenge.save(update_fields=["match"])
-            return challenge.match
-        challenge.match = match_create(
-            variant=challenge.variant,
-            members=[challenger, member],
-            now=now,
-            rated=challenge.rated,
-            single_game=challenge.format == Match.Format.SINGLE,
-            clock=challenge.clock,
-            created_by=challenger,
-        )
+        else:
+            challenge.match = match_create(
+                variant=challenge.variant,
+                members=[challenger, member],
+                now=now,
+                rated=challenge.rated,
+                single_game=challenge.format == Match.Format.SINGLE,
+                clock=challenge.clock,
+                created_by=challenger,
+            )
         challenge.save(update_fields=["match"])
     return challenge.match
 
