@@ -173,7 +173,11 @@ def challenge_decline(*, challenge_id: int, member: User, now: datetime) -> Chal
             partial(
                 events.member_notify,
                 challenge.challenger_id,
-                {"kind": "declined", "by": member.username},
+                {
+                    "kind": "declined",
+                    "by": member.username,
+                    "rematch": challenge.rematch_of_id is not None,
+                },
             )
         )
     return challenge

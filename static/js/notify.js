@@ -99,7 +99,7 @@ export function show(notice) {
     if (location.pathname !== target) location.assign(target);
     else location.reload();
   } else if (notice.kind === "declined") {
-    toast(null, [el("p", "toast-text", t("declined", { name: notice.by }))], 8000);
+    toast(null, [el("p", "toast-text", t(notice.rematch ? "declined.rematch" : "declined", { name: notice.by }))], 8000);
     mark();
     document.dispatchEvent(new CustomEvent("lobby-changed", { bubbles: true }));
   } else if (notice.kind === "challenges") {

@@ -120,7 +120,24 @@ def test_a_declined_challenge_is_told_to_its_challenger(make_member, listen):
     hears = listen(member_group(ann.pk))
     services.challenge_decline(challenge_id=challenge.pk, member=ben, now=now)
     [told] = notices(hears, "declined")
-    assert told["by"] == "ben"
+    assert told == {"kind": "declined", "by": "ben", "rematch": False}
+
+
+def test_a_bot_declining_a_rematch_is_told_as_a_declined_rematch(make_member, listen):
+    """A rematch offered to a bot account reaches its program as a challenge: its refusal
+    is told as the rematch's, not as a challenge the member never sent."""
+    ann, robo = make_member("ann"), make_member("robo")
+    robo.is_bot = True
+    robo.save(update_fields=["is_bot"])
+    now = timeshift.now()
+    match = games_services.match_create(variant="fast", members=[ann, robo], now=now)
+    finish(match, [ann, robo], now)
+    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
+    asked = Challenge.objects.get(rematch_of=match)
+    hears = listen(member_group(ann.pk))
+    services.challenge_decline(challenge_id=asked.pk, member=robo, now=now)
+    [told] = notices(hears, "declined")
+    assert told == {"kind": "declined", "by": "robo", "rematch": True}
 
 
 def test_a_rematch_offer_that_lapses_is_told_to_who_made_it(beat, make_member, listen):
