@@ -47,5 +47,12 @@ export function readTexts(templateId, lang = pageLanguage()) {
     return names.slice(1).reduce((a, b) => t("and", { a: a, b: b }), names[0]);
   }
 
-  return { lang, has, t, counted, listOf };
+  /** A moment as the server's pages write one: the day first, a 24-hour clock
+      (English as read across Europe, Portuguese Brazilian), in the reader's time zone. */
+  function dateTime(value) {
+    const locale = { en: "en-GB", pt: "pt-BR" }[lang] || lang;
+    return new Date(value).toLocaleString(locale, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" });
+  }
+
+  return { lang, has, t, counted, listOf, dateTime };
 }

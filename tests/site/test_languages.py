@@ -90,7 +90,7 @@ def test_every_page_links_its_translations(client):
 
 # A member who joined on 7 December 2026 at 18:05 UTC, as their profile says it, and an
 # arena starting then (in 2030), as its page's short date says it: the day first where the language
-# puts it, months lowercase where it writes them so, a 24-hour clock in Bulgarian. English
+# puts it, months lowercase where it writes them so, a 24-hour clock in every language. English
 # is read across Europe: the day first and the month in words, never "12/07".
 MEMBER_SINCE = {
     "en": "7 December 2026",
@@ -105,6 +105,8 @@ ARENA_STARTS = {
     "bg": "07.12.2030 18:05",
     "pt": "07/12/2030 18:05",
     "nl": "7-12-2030 18:05",
+    "el": "07/12/2030 18:05",
+    "es": "07/12/2030 18:05",
 }
 
 

@@ -33,8 +33,7 @@ export function setupChat(table) {
     }
     form.dataset.muted = "1";
     if (until) {
-      const when = new Date(until).toLocaleString(table.texts.lang, { dateStyle: "medium", timeStyle: "short" });
-      note.textContent = t("chat.muted_until", { time: when });
+      note.textContent = t("chat.muted_until", { time: table.texts.dateTime(until) });
     } else {
       note.textContent = t("chat.muted");
     }
