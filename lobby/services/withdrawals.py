@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from games import events, timing
 from games.models import Challenge, Match, Presence, Seat
+from games.services import rematch_refuse
 from lobby.selectors import members_waiting
 from lobby.services.tables import seat_remove, table_remove
 
@@ -23,7 +24,9 @@ STARTED_ELSEWHERE, HOST_GONE, BANNED = "started_elsewhere", "host_gone", "banned
 def member_waiting_withdraw(*, member_id: int, reason: str, now: datetime) -> int:
     """Withdraw every waiting table of the member (the tables they opened are removed,
     their seat at others' is freed) and the challenges they sent that wait. The member is
-    told why, as are the others seated at their tables and the members they challenged.
+    told why, as are the others seated at their tables and the members they challenged;
+    a rematch offered to a bot account through a challenge ends with it (no "lapsed" notice
+    later, in the middle of the match that withdrew it).
     Inside the caller's transaction when there is one. Returns how many were withdrawn."""
     withdrawn = 0
     with transaction.atomic():
@@ -40,6 +43,8 @@ def member_waiting_withdraw(*, member_id: int, reason: str, now: datetime) -> in
             challenge.status = Challenge.Status.CANCELLED
             challenge.answered_at = now
             challenge.save(update_fields=["status", "answered_at"])
+            if challenge.rematch_of_id is not None:  # its table no longer shows the offer
+                rematch_refuse(match_id=challenge.rematch_of_id, now=now)
             transaction.on_commit(
                 partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})
             )

@@ -140,6 +140,29 @@ def test_a_bot_declining_a_rematch_is_told_as_a_declined_rematch(make_member, li
     assert told == {"kind": "declined", "by": "robo", "rematch": True}
 
 
+def test_a_match_started_elsewhere_ends_a_rematch_offered_to_a_bot(make_member, listen):
+    """The rematch's challenge to a bot account is withdrawn with the rest when its sender's
+    next match starts, and so is the offer: no "rematch expired" a minute into that match."""
+    ann, ben, robo = make_member("ann"), make_member("ben"), make_member("robo")
+    robo.is_bot = True
+    robo.save(update_fields=["is_bot"])
+    now = timeshift.now()
+    match = games_services.match_create(variant="fast", members=[ann, robo], now=now)
+    finish(match, [ann, robo], now)
+    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
+    asked = Challenge.objects.get(rematch_of=match)
+    hears = listen(member_group(ann.pk))
+    games_services.match_create(variant="fast", members=[ann, ben], now=now)
+    asked.refresh_from_db()
+    match.refresh_from_db()
+    assert asked.status == Challenge.Status.CANCELLED
+    assert match.rematch_offered_at is None and match.rematch_accepted == []
+    later = now + timedelta(seconds=61)
+    assert not games_services.rematch_lapse(match_id=match.pk, now=later)
+    [told] = notices(hears, "withdrawn")
+    assert told["reason"] == "started_elsewhere"
+
+
 def test_a_rematch_offer_that_lapses_is_told_to_who_made_it(beat, make_member, listen):
     ann, ben = make_member("ann"), make_member("ben")
     now = timeshift.now()
