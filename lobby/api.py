@@ -71,9 +71,11 @@ def _read_refusal(request: HttpRequest) -> HttpResponse | None:
 
 
 def _not_found(request: HttpRequest, detail) -> JsonResponse:
-    """404, its ``detail`` in the request's language (``member_language``)."""
+    """404, its ``message`` in the request's language (``member_language``), as every
+    error of the API has it; ``detail`` repeats it for the clients written before."""
     with translation.override(member_language(request)):
-        return _json({"error": "not_found", "detail": str(detail)}, status=404)
+        text = str(detail)
+        return _json({"error": "not_found", "message": text, "detail": text}, status=404)
 
 
 def _page(request: HttpRequest, items: list, key: str, path: str) -> dict:

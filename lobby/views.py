@@ -5,10 +5,11 @@ refusal is shown in the member's language and changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -262,6 +263,25 @@ def members(request: HttpRequest) -> HttpResponse:
         request,
         "lobby/members.html",
         {"query": query, "names": members_named(query) if query else []},
+    )
+
+
+def developers(request: HttpRequest) -> HttpResponse:
+    """The site's API for programs, in the reader's language: the read endpoints (SPEC §8)
+    and the bot API (SPEC §15); docs/api.md and docs/bot-api.md have every field."""
+    return render(request, "lobby/developers.html")
+
+
+def developers_client(request: HttpRequest) -> FileResponse:
+    """The example bot (bench/bot_client.py), to download and run."""
+    client = Path(settings.BASE_DIR) / "bench" / "bot_client.py"
+    if not client.is_file():
+        raise Http404
+    return FileResponse(
+        client.open("rb"),
+        as_attachment=True,
+        filename="bot_client.py",
+        content_type="text/x-python; charset=utf-8",
     )
 
 

@@ -94,6 +94,7 @@ def test_unknown_and_private_matches_answer_404_with_json(client, players):
     assert client.get("/api/users/nobody/").status_code == 404
     assert client.get("/api/users/nobody/").json() == {
         "error": "not_found",
+        "message": "No member has that name.",  # as every error of the API words it
         "detail": "No member has that name.",
     }
     # In the request's language: the path's prefix, else its Accept-Language.
