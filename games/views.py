@@ -17,6 +17,7 @@ from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
 from games.engine import VARIANTS, Position
+from games.engine.clock import PRESETS
 from games.errors import TableError
 from games.topics import TOPICS, VARIANT_TOPICS
 
@@ -180,6 +181,15 @@ def _table_page(
         can_berserk=seat in public.berserkers(match, engine_state),
     )
     muted = request.user.is_authenticated and request.user.is_chat_muted(timing.now())
+    # Once it is over, a player of a rated match may play someone new at once: Play now
+    # with its variant and clock (SPEC §10). Not after an arena's, which pairs by itself.
+    new_opponent = (
+        seat is not None
+        and match.rated
+        and match.arena_id is None
+        and match.clock in PRESETS
+        and VARIANTS[match.variant].rated_scale is not None
+    )
     return render(
         request,
         template,
@@ -197,6 +207,7 @@ def _table_page(
             "chat_muted": muted,
             "report_form": ReportForm(),
             "chat_muted_until": getattr(request.user, "chat_muted_until", None),
+            "new_opponent": new_opponent,
         },
     )
 

@@ -198,3 +198,40 @@ def test_a_table_with_a_clock_of_ones_own(browser, site, login, make_member, scr
     for letter in ("A", "B"):
         expect(b.locator(f'.clock[data-clock-seat="{letter}"]')).to_have_text("7:00")
     assert not a_errors and not b_errors
+
+
+def test_new_opponent_after_a_rated_match_plays_now_with_its_variant_and_clock(
+    browser, site, login, make_member
+):
+    """Once a rated match is over its players may play someone new at once, as on the
+    lobby's Play now with the match's variant and clock; a spectator is offered nothing."""
+    from games import services, timing
+    from games.models import Match
+    from tests.e2e.conftest import off_the_loop
+    from tests.e2e.playing import caught_up, new_match, play_greedy
+
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    match = new_match("fast", [alice, bob], rated=True, clock="2+1")
+    a, a_errors = member_page(browser, site, login, alice, f"/match/{match.pk}/")
+    v, _ = member_page(browser, site, login, carol, f"/match/{match.pk}/")
+    caught_up(a, match)
+    offer = a.get_by_role("button", name="New opponent")
+    expect(offer).to_be_hidden()  # while the match is played
+    expect(v.locator("#new-opponent")).to_have_count(0)
+
+    play_greedy(match, [alice, bob], moves=2)
+    off_the_loop(services.match_resign, match_id=match.pk, user=bob, now=timing.now())
+    expect(offer).to_be_visible()  # over: shown without a reload
+    offer.click()
+    expect(a).not_to_have_url(re.compile(rf"/match/{match.pk}/$"))
+    expect(a).to_have_url(re.compile(r"/match/\d+/$"))
+    expect(a.locator(".waiting-room")).to_be_visible()
+    opened = Match.objects.get(pk=int(a.url.rstrip("/").rsplit("/", 1)[1]))
+    assert (opened.variant, opened.clock, opened.rated, opened.status) == (
+        "fast",
+        "2+1",
+        True,
+        Match.Status.WAITING,
+    )
+    assert opened.created_by_id == alice.pk
+    assert not a_errors

@@ -263,6 +263,10 @@ export function setupPanel(table) {
     } else if (offer) {
       info.append(phrase(texts, "rematch.offered", { players: named(offer.seats) }));
     }
+    // Play now again with this match's variant and clock (rendered for a player of a
+    // rated match only): once the match is over and no rematch has begun.
+    const other = $("new-opponent");
+    if (other) other.hidden = !(mine && (finished || s.match.status === "aborted") && !s.match.rematch);
     clearTimeout(rematchTimer);
     if (offer) rematchTimer = setTimeout(renderActions, Math.max(0, offer.expires_at - table.serverNow()) + 50);
     renderClaim(mine, active);
