@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.errors import TableError, interpolated
 
@@ -188,6 +189,19 @@ def _move(payload: dict[str, Any]) -> Move:
 def error(code: str, message) -> dict[str, str]:
     """An error message for the socket, in the language active now."""
     return {"type": "error", "code": code, "message": str(message)}
+
+
+#: The quick messages a player sends with one press. A line is one of them exactly as
+#: written here (in English, as programs and moderators read it), and each page shows it in
+#: its reader's language: players who share no language can still greet and thank.
+CHAT_PRESETS = (
+    gettext_noop("Hello!"),
+    gettext_noop("Good luck!"),
+    gettext_noop("Have fun!"),
+    gettext_noop("Good game!"),
+    gettext_noop("Well played!"),
+    gettext_noop("Thank you!"),
+)
 
 
 def chat(

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ReportForm
 from accounts.views import refused_json
-from games import access, selectors, services, timing
+from games import access, protocol, selectors, services, timing
 from games import state as public
 from games.board_svg import render_board
 from games.colors import palette_for
@@ -190,6 +190,8 @@ def _table_page(
         and match.clock in PRESETS
         and VARIANTS[match.variant].rated_scale is not None
     )
+    # The quick messages, for a player with another member at the table to read them.
+    others = any(row.member_id is not None and row.seat != seat for row in seats)
     return render(
         request,
         template,
@@ -208,6 +210,8 @@ def _table_page(
             "report_form": ReportForm(),
             "chat_muted_until": getattr(request.user, "chat_muted_until", None),
             "new_opponent": new_opponent,
+            "chat_presets": protocol.CHAT_PRESETS,
+            "chat_presets_shown": seat is not None and others,
         },
     )
 

@@ -301,3 +301,46 @@ def test_a_muted_member_sees_a_disabled_chat_box_with_the_end(table):
     chat.fill("back")
     chat.press("Enter")
     expect(page.locator(".chat-message .chat-text").last).to_have_text("back")
+
+
+def test_quick_messages_read_in_each_players_language(table, browser, site, login, make_member):
+    """A player's quick message is stored as written in English (programs and moderators
+    read it so) and each page shows it in its reader's language; a typed line stays as
+    typed. A spectator has no quick messages, and a muted player's are disabled."""
+    from games.models import ChatMessage
+
+    match, alice, bob, page = table
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    login(context, alice)
+    spanish = context.new_page()
+    spanish.goto(f"{site.url}/es/match/{match.pk}/")
+    caught_up(spanish, match)
+    watcher = browser.new_context()
+    login(watcher, make_member("carol"))
+    spectator = watcher.new_page()
+    spectator.goto(f"{site.url}/match/{match.pk}/")
+    caught_up(spectator, match)
+    expect(spectator.locator("#chat-text")).to_be_visible()
+    expect(spectator.locator(".chat-preset")).to_have_count(0)
+
+    page.get_by_role("button", name="Good game!").click()
+    expect(page.locator(".chat-message .chat-text").last).to_have_text("Good game!")
+    expect(spanish.locator(".chat-message .chat-text").last).to_have_text("¡Buena partida!")
+    spanish.get_by_role("button", name="¡Gracias!").tap()
+    expect(page.locator(".chat-message .chat-text").last).to_have_text("Thank you!")
+    spanish.locator("#chat-text").fill("hola")
+    spanish.locator("#chat-text").press("Enter")
+    for reader in (page, spanish, spectator):
+        expect(reader.locator(".chat-message .chat-text").last).to_have_text("hola")
+    expect(spectator.locator(".chat-message .chat-text").first).to_have_text("Good game!")
+    assert list(ChatMessage.objects.order_by("pk").values_list("text", flat=True)) == [
+        "Good game!",
+        "Thank you!",
+        "hola",
+    ]
+
+    off_the_loop(members.member_mute, member=bob, until=None)
+    expect(page.locator("#chat-text")).to_be_disabled()
+    expect(page.get_by_role("button", name="Well played!")).to_be_disabled()
+    context.close()
+    watcher.close()

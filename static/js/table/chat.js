@@ -16,6 +16,13 @@ export function setupChat(table) {
   const { t } = table.texts;
   const seen = new Set();
   const me = table.root.dataset.username || ""; // a visitor has no menu on the lines
+  // The quick messages (games.protocol.CHAT_PRESETS): a line that is one of them exactly
+  // reads in this page's language.
+  const presets = new Map();
+  const texts = $("table-texts");
+  for (const node of texts ? texts.content.querySelectorAll("[data-preset]") : []) {
+    presets.set(node.dataset.preset, node.textContent.trim());
+  }
 
   /** A muted member's chat box is disabled and says why, and until when. */
   function setMuted(muted, until) {
@@ -25,6 +32,7 @@ export function setupChat(table) {
     const note = $("chat-muted");
     input.disabled = muted;
     form.querySelector("button").disabled = muted;
+    for (const button of document.querySelectorAll(".chat-preset")) button.disabled = muted;
     form.classList.toggle("muted", muted);
     if (!muted) {
       note.hidden = true;
@@ -57,7 +65,10 @@ export function setupChat(table) {
     const author = el("strong", "chat-author");
     author.append(message.username ? userLink(message.username) : t("deleted"));
     item.append(author);
-    item.append(el("span", "chat-text", message.text));
+    const shown = presets.get(message.text);
+    const text = el("span", "chat-text", shown || message.text);
+    if (shown) text.classList.add("chat-preset-text");
+    item.append(text);
     if (message.username && message.id !== undefined && me && message.username !== me) {
       item.append(lineMenu(item, message));
     }
@@ -147,6 +158,12 @@ export function setupChat(table) {
       }
     });
     if (form.dataset.muted) setMuted(true, form.dataset.mutedUntil || null);
+  }
+  for (const button of document.querySelectorAll(".chat-preset")) {
+    button.addEventListener("click", () => {
+      if (table.send({ type: "chat", text: button.dataset.preset }, "chat")) $("chat-error").hidden = true;
+      focusBoard();
+    });
   }
 
   /** The member blocked or unblocked someone: the lines of the members blocked now are
