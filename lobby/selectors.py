@@ -16,6 +16,7 @@ from games.engine import VARIANTS
 from games.engine.match import MatchState
 from games.models import Challenge, Match, Presence, Seat
 from games.selectors import live_matches
+from ratings.models import Scale
 from ratings.selectors import member_changes, ratings_by_scale, top_players_by_scale
 
 MATCHES_PER_PAGE = 20
@@ -346,7 +347,8 @@ BOT_SCALES = [v.rated_scale for v in VARIANTS.values() if v.rated_scale and v.se
 @dataclass
 class BotLine:
     """A bot account as the Bots page lists it: online when one of its program's streams
-    is open now, and its rating on each two-player scale (None before its first match)."""
+    is open now, and its rating on each two-player scale, as (the scale's name, the rating
+    or None before its first match)."""
 
     member: User
     online: bool
@@ -373,7 +375,7 @@ def bots_listed(page_number, now: datetime) -> tuple[Page, list[BotLine]]:
         BotLine(
             member=member,
             online=member.online,
-            ratings=[ratings.get((member.pk, scale)) for scale in BOT_SCALES],
+            ratings=[(Scale(scale).label, ratings.get((member.pk, scale))) for scale in BOT_SCALES],
         )
         for member in members
     ]

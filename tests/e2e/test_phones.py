@@ -6,7 +6,8 @@ whole, and at a table of four (on a desktop too) a name has most of its side's l
 "disconnected" shows as a whole word; the site header keeps to its rows on a phone (the
 search box beside the brand, the menu on one line, in every language down to 320 px); and
 no page of the site is wider than a 375 px phone (a table too wide for it scrolls inside
-its own box)."""
+its own box), and the lists of the lobby, the arenas, a member's matches and the bots fit
+a 360 px phone in every language, each row stacked."""
 
 import re
 from datetime import timedelta
@@ -462,3 +463,38 @@ def test_no_page_is_wider_than_a_phone(browser, site, login, a_season):
                 wide.append((path, logged_in, width, inner))
         context.close()
     assert not wide, "\n".join(map(str, wide))
+
+
+def test_the_lists_fit_a_phone_in_every_language(browser, site, login, a_season, make_member):
+    """The lobby's lists, the arenas', a member's matches and the bots stack each row on a
+    phone: in no language does a list reach beyond the screen's edge (its own box would
+    scroll sideways), so a waiting table's Join, an arena's players and a match's Open
+    are in reach without scrolling."""
+    robo = make_member("robo")
+    robo.is_bot = True
+    robo.save(update_fields=["is_bot"])
+    member = a_season["member"]
+    paths = ["/", "/arenas/", f"/@/{member.username}/", "/bots/"]
+    context = phone_context(browser, 360, 740)
+    login(context, member)
+    page = context.new_page()
+    beyond = []
+    for language in ("", *LANGUAGES):
+        for path in paths:
+            page.goto(f"{site.url}{'/' + language if language else ''}{path}")
+            lists = page.evaluate(
+                """() => [...document.querySelectorAll('table.list.stack')].map(t => ({
+                  name: t.id || t.className, over: t.scrollWidth - t.parentElement.clientWidth,
+                  right: Math.max(...[...t.querySelectorAll('td')].map(
+                    c => c.getBoundingClientRect().right)),
+                }))"""
+            )
+            assert lists, (language, path)  # each of these pages has its list
+            beyond += [(language, path, x) for x in lists if x["over"] > 1 or x["right"] > 360]
+    assert not beyond, "\n".join(map(str, beyond))
+    # The list's button itself, in the language whose words run longest.
+    page.goto(f"{site.url}/el/")
+    join = page.locator("#waiting-list .row-action").get_by_role("button", name="Συμμετοχή")
+    box = join.bounding_box()
+    assert box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    context.close()
