@@ -71,6 +71,7 @@ def test_the_api_page_speaks_the_readers_language_and_is_found(client, make_memb
     assert 'href="/es/account/tokens/"' in page
     # Every page's footer leads there; so does the tokens page, where a program starts.
     assert 'href="/nl/developers/"' in client.get("/nl/").content.decode()
+    assert '<a href="/pt/developers/">A API do site</a>' in client.get("/pt/bots/").content.decode()
     client.force_login(make_member("alice"))
     tokens = client.get("/el/account/tokens/").content.decode()
     assert re.search(r'<a href="/el/developers/" id="api-reference">[^<]*API', tokens)
