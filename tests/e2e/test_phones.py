@@ -497,4 +497,9 @@ def test_the_lists_fit_a_phone_in_every_language(browser, site, login, a_season,
     join = page.locator("#waiting-list .row-action").get_by_role("button", name="Συμμετοχή")
     box = join.bounding_box()
     assert box["width"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    # Stacked, it is still a table to a screen reader: its header row is read out.
+    waiting = page.locator("#waiting-list")
+    expect(page.get_by_role("table").and_(waiting)).to_have_count(1)
+    expect(waiting.get_by_role("columnheader", name="Ρολόι")).to_have_count(1)
+    expect(waiting.get_by_role("row")).to_have_count(2)  # the header and the one table
     context.close()
