@@ -123,17 +123,23 @@ def test_a_declined_challenge_is_told_to_its_challenger(make_member, listen):
     assert told == {"kind": "declined", "by": "ben", "rematch": False}
 
 
+def rematch_asked_of_a_bot(ann, robo, now):
+    """ann's finished match against the bot account robo, and the challenge through which
+    ann's rematch offer asks robo's program."""
+    robo.is_bot = True
+    robo.save(update_fields=["is_bot"])
+    match = games_services.match_create(variant="fast", members=[ann, robo], now=now)
+    finish(match, [ann, robo], now)
+    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
+    return match, Challenge.objects.get(rematch_of=match)
+
+
 def test_a_bot_declining_a_rematch_is_told_as_a_declined_rematch(make_member, listen):
     """A rematch offered to a bot account reaches its program as a challenge: its refusal
     is told as the rematch's, not as a challenge the member never sent."""
     ann, robo = make_member("ann"), make_member("robo")
-    robo.is_bot = True
-    robo.save(update_fields=["is_bot"])
     now = timeshift.now()
-    match = games_services.match_create(variant="fast", members=[ann, robo], now=now)
-    finish(match, [ann, robo], now)
-    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
-    asked = Challenge.objects.get(rematch_of=match)
+    _match, asked = rematch_asked_of_a_bot(ann, robo, now)
     hears = listen(member_group(ann.pk))
     services.challenge_decline(challenge_id=asked.pk, member=robo, now=now)
     [told] = notices(hears, "declined")
@@ -144,13 +150,8 @@ def test_a_match_started_elsewhere_ends_a_rematch_offered_to_a_bot(make_member, 
     """The rematch's challenge to a bot account is withdrawn with the rest when its sender's
     next match starts, and so is the offer: no "rematch expired" a minute into that match."""
     ann, ben, robo = make_member("ann"), make_member("ben"), make_member("robo")
-    robo.is_bot = True
-    robo.save(update_fields=["is_bot"])
     now = timeshift.now()
-    match = games_services.match_create(variant="fast", members=[ann, robo], now=now)
-    finish(match, [ann, robo], now)
-    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
-    asked = Challenge.objects.get(rematch_of=match)
+    match, asked = rematch_asked_of_a_bot(ann, robo, now)
     hears = listen(member_group(ann.pk))
     games_services.match_create(variant="fast", members=[ann, ben], now=now)
     asked.refresh_from_db()
