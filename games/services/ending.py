@@ -226,6 +226,44 @@ def _offer_cleared(match: Match, seats, *, now: datetime) -> Match:
     )
 
 
+def rematch_offers_withdraw(*, member_ids: list[int], now: datetime) -> int:
+    """These members' new match has started: nothing of theirs waits (SPEC §10), so their
+    acceptance of a rematch still open at another finished match is taken back (an offer
+    no other member accepted ends), and nobody seats them in a second match by accepting
+    it. Called after the new match's commit, when the match it may be the rematch of says
+    so. Returns the offers changed."""
+    window = timing.seconds("GAME_REMATCH_SECONDS")
+    open_offers = (
+        Match.objects.filter(
+            status=Match.Status.FINISHED,
+            rematch=None,
+            rematch_offered_at__gt=now - window,
+            seats__member_id__in=member_ids,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    gone = set(member_ids)
+    return sum(_acceptance_taken_back(match_id, gone, now=now) for match_id in list(open_offers))
+
+
+def _acceptance_taken_back(match_id: int, gone: set[int], *, now: datetime) -> bool:
+    with transaction.atomic():
+        match, seats = locked_table(match_id)
+        if match.rematch_id or match.rematch_offered_at is None:
+            return False
+        left = {row.seat for row in seats if row.member_id in gone}
+        accepted = [seat for seat in match.rematch_accepted if seat not in left]
+        if accepted == list(match.rematch_accepted):
+            return False
+        if not any(row.member_id is not None and row.seat in accepted for row in seats):
+            _offer_cleared(match, seats, now=now)  # only the computer's seats were left
+            return True
+        match.rematch_accepted = accepted
+        match_bump(match, seats, match.engine_state(), now=now, fields={"rematch_accepted"})
+        return True
+
+
 def rematch_lapse(*, match_id: int, now: datetime) -> bool:
     """A rematch offer nobody completed within its minute ends: the members who offered or
     accepted it are told (``rematch_lapsed``), and the table no longer shows it. Returns

@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from games import events, timing
 from games.models import Challenge, Match, Presence, Seat
-from games.services import rematch_refuse
+from games.services import rematch_offers_withdraw, rematch_refuse
 from lobby.selectors import members_waiting
 from lobby.services.tables import seat_remove, table_remove
 
@@ -80,13 +80,17 @@ def hosts_gone_withdraw(*, now: datetime) -> int:
 
 def on_match_started(sender, *, match: Match, members, **kwargs) -> None:
     """``games.signals.match_started``: the members play now; nothing else of theirs
-    waits. Most have nothing waiting: one read finds who has."""
-    waiting = members_waiting([member.pk for member in members])
+    waits. Most have nothing waiting: one read finds who has. A rematch they accepted
+    elsewhere is taken back after the commit, once the match this one may be the rematch
+    of says so (one more read)."""
+    ids = [member.pk for member in members]
+    waiting = members_waiting(ids)
     for member in members:
         if member.pk in waiting:
             member_waiting_withdraw(
                 member_id=member.pk, reason=STARTED_ELSEWHERE, now=match.started_at
             )
+    transaction.on_commit(partial(rematch_offers_withdraw, member_ids=ids, now=match.started_at))
 
 
 def on_member_banned(sender, *, member, **kwargs) -> None:

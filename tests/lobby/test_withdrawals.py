@@ -164,6 +164,30 @@ def test_a_match_started_elsewhere_ends_a_rematch_offered_to_a_bot(make_member, 
     assert told["reason"] == "started_elsewhere"
 
 
+def test_a_match_started_elsewhere_takes_back_the_members_rematch_offer(make_member):
+    """ann offers ben a rematch, then starts a match with cat: her offer no longer waits,
+    so ben's press makes an offer of his own instead of seating ann in a second match. A
+    rematch that starts is not taken back by its own start."""
+    ann, ben, cat = make_member("ann"), make_member("ben"), make_member("cat")
+    now = timeshift.now()
+    match = games_services.match_create(variant="fast", members=[ann, ben], now=now)
+    finish(match, [ann, ben], now)
+    games_services.rematch_offer(match_id=match.pk, user=ann, now=now)
+    games_services.match_create(variant="fast", members=[ann, cat], now=now)
+    match.refresh_from_db()
+    assert match.rematch_offered_at is None and match.rematch_accepted == []
+    games_services.rematch_offer(match_id=match.pk, user=ben, now=now)
+    match.refresh_from_db()
+    assert match.rematch_id is None and match.rematch_accepted == [1]
+
+    again = games_services.match_create(variant="fast", members=[ben, cat], now=now)
+    finish(again, [ben, cat], now)
+    for member in (ben, cat):
+        games_services.rematch_offer(match_id=again.pk, user=member, now=now)
+    again.refresh_from_db()
+    assert again.rematch_id is not None and sorted(again.rematch_accepted) == [0, 1]
+
+
 def test_a_rematch_offer_that_lapses_is_told_to_who_made_it(beat, make_member, listen):
     ann, ben = make_member("ann"), make_member("ben")
     now = timeshift.now()
