@@ -17,12 +17,8 @@ export function setupChat(table) {
   const seen = new Set();
   const me = table.root.dataset.username || ""; // a visitor has no menu on the lines
   // The quick messages (games.protocol.CHAT_PRESETS): a line that is one of them exactly
-  // reads in this page's language.
-  const presets = new Map();
-  const texts = $("table-texts");
-  for (const node of texts ? texts.content.querySelectorAll("[data-preset]") : []) {
-    presets.set(node.dataset.preset, node.textContent.trim());
-  }
+  // reads in this page's language (its text "chat.preset.<English>").
+  const preset = (text) => (table.texts.has("chat.preset." + text) ? t("chat.preset." + text) : null);
 
   /** A muted member's chat box is disabled and says why, and until when. */
   function setMuted(muted, until) {
@@ -65,7 +61,7 @@ export function setupChat(table) {
     const author = el("strong", "chat-author");
     author.append(message.username ? userLink(message.username) : t("deleted"));
     item.append(author);
-    const shown = presets.get(message.text);
+    const shown = preset(message.text);
     const text = el("span", "chat-text", shown || message.text);
     if (shown) text.classList.add("chat-preset-text");
     item.append(text);
