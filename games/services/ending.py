@@ -14,7 +14,13 @@ from accounts.models import AuditEntry, User
 from accounts.services import audit_record
 from games import events, timing
 from games import state as public
-from games.access import locked_match, locked_table, player_seat_or_error, seats_for
+from games.access import (
+    deadlock_retried,
+    locked_match,
+    locked_table,
+    player_seat_or_error,
+    seats_for,
+)
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError
@@ -131,6 +137,7 @@ def member_matches_end(*, member_id: int, now: datetime) -> int:
     return ended
 
 
+@deadlock_retried
 def rematch_offer(
     *,
     match_id: int,

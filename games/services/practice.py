@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import events
-from games.access import locked_match, player_seat_or_error, seats_for
+from games.access import deadlock_retried, locked_match, player_seat_or_error, seats_for
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS, TIME_LIMIT, choose
 from games.engine.bots.blocking import denied
@@ -36,6 +36,7 @@ HINT_KEPT_SECONDS = 600
 COMPUTER_TURN_LOST_SECONDS = 30
 
 
+@deadlock_retried
 def practice_start(
     *, member: User, board: str, level: int, member_starts: bool, clock: str, now: datetime
 ) -> Match:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games import events
 from games import state as public
-from games.access import rated_pairs_full
+from games.access import deadlock_retried, rated_pairs_full
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import RATED_SHORTEST_MS, ClockError, parse_preset
@@ -56,6 +56,7 @@ def table_settings_check(*, variant: str, clock: str, rated: bool, single_game: 
     return single
 
 
+@deadlock_retried
 def match_create(
     *,
     variant: str,

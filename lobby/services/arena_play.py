@@ -24,7 +24,7 @@ from django.db.models import Sum
 
 from accounts.models import User
 from accounts.selectors import blocks_between
-from games.access import rated_pairs_at_limit
+from games.access import deadlock_retried, rated_pairs_at_limit
 from games.engine import VARIANTS
 from games.engine.clock import Clock
 from games.engine.match import ABANDONED, ABORTED, FLAGGED, RESIGNED, MatchState
@@ -53,6 +53,7 @@ def arenas_pair(*, now: datetime) -> int:
     return started
 
 
+@deadlock_retried
 @transaction.atomic
 def arena_pair(*, arena_id: int, now: datetime) -> int:
     """One pairing round of a running arena, unless one is under way (its row locked:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.selectors import block_sides
 from games import events
+from games.access import deadlock_retried
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.models import Challenge, Match
@@ -130,6 +131,7 @@ def _answer(challenge: Challenge, status: str, now: datetime) -> None:
     challenge.save(update_fields=["status", "answered_at", "match"])
 
 
+@deadlock_retried
 def challenge_accept(*, challenge_id: int, member: User, now: datetime) -> Match:
     """The challenged member accepts: the match starts at once for both."""
     member_check(member, now, bots=True)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.selectors import block_sides
 from games import events
+from games.access import deadlock_retried
 from games.engine import VARIANTS
 from games.engine.bots import LEVELS
 from games.engine.clock import PRESETS
@@ -130,6 +131,7 @@ def house_table_keep(*, now: datetime) -> Match:
     return match
 
 
+@deadlock_retried
 def table_join(
     *, member: User, now: datetime, match_id: int | None = None, token: str | None = None
 ) -> Match:
@@ -287,6 +289,7 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
     )
 
 
+@deadlock_retried
 def table_fill_bots(
     *,
     member: User,

@@ -211,3 +211,102 @@ def test_nothing_lapses_before_its_time(make_member):
     assert games_services.rematches_lapse(now=now + timedelta(seconds=59)) == 0
     assert not games_services.rematch_lapse(match_id=match.pk, now=now + timedelta(seconds=59))
     assert games_services.rematches_lapse(now=now + timedelta(seconds=61)) == 1
+
+
+def at_once(calls: dict, held) -> dict:
+    """Run each call on its own connection at the same moment; each waits, once ``held``
+    is true of a row it saved (its own first lock taken), until the others hold theirs.
+    Returns each call's outcome: "started", a ``TableError``'s code, or another failure's
+    name."""
+    import contextlib
+    import threading
+
+    from django.db import connections
+    from django.db.models.signals import post_save
+
+    from games.errors import TableError
+
+    all_hold = threading.Barrier(len(calls), timeout=5)
+    waited: set[int] = set()
+
+    def saved(sender, instance, created, **kwargs):
+        if held(instance, created) and threading.get_ident() not in waited:
+            waited.add(threading.get_ident())  # once: not again at a later save or a rerun
+            with contextlib.suppress(threading.BrokenBarrierError):
+                all_hold.wait()
+
+    outcomes: dict[str, str] = {}
+
+    def run(name, call) -> None:
+        try:
+            call()
+            outcomes[name] = "started"
+        except TableError as refused:
+            outcomes[name] = refused.code
+        except Exception as failure:  # what the test is about: no other failure
+            outcomes[name] = f"{type(failure).__name__}: {failure}"
+        finally:
+            connections.close_all()
+
+    post_save.connect(saved, weak=False)
+    try:
+        threads = [threading.Thread(target=run, args=item) for item in calls.items()]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        post_save.disconnect(saved)
+    return outcomes
+
+
+def test_two_tables_of_one_host_joined_at_once_start_one_match(make_member):
+    """ben and cat join two of ann's waiting tables at the same moment. Each join locks
+    its table, and the match's start then withdraws ann's other table, which the other
+    join holds: PostgreSQL ends one of the two, which runs again and is told the table is
+    gone. One match starts; nobody gets a server error."""
+    from games.models import Seat
+
+    ann, ben, cat = (make_member(name) for name in ("ann", "ben", "cat"))
+    now = timeshift.now()
+    first, second = (services.table_open(host=ann, now=now, **TABLE) for _ in range(2))
+    outcomes = at_once(
+        {
+            "ben": lambda: services.table_join(member=ben, match_id=first.pk, now=now),
+            "cat": lambda: services.table_join(member=cat, match_id=second.pk, now=now),
+        },
+        held=lambda row, created: (
+            created and isinstance(row, Seat) and row.member_id in (ben.pk, cat.pk)
+        ),
+    )
+    assert sorted(outcomes.values()) == ["not_found", "started"], outcomes
+    assert Match.objects.filter(seats__member=ann, status=Match.Status.PLAYING).count() == 1
+    assert not Match.objects.filter(seats__member=ann, status=Match.Status.WAITING).exists()
+
+
+def test_a_bot_taking_a_rematch_as_the_members_table_fills_starts_one_match(make_member):
+    """robo's program accepts ann's rematch while dan joins ann's waiting table. Each holds
+    its own row (the challenge, the table) and then needs the other's to withdraw it: one
+    is ended by PostgreSQL, runs again, and is refused as a moment later. ann plays one
+    match."""
+    from games.models import Seat
+
+    ann, dan, robo = make_member("ann"), make_member("dan"), make_member("robo")
+    now = timeshift.now()
+    _finished, asked = rematch_asked_of_a_bot(ann, robo, now)
+    table = services.table_open(host=ann, now=now, **TABLE)
+    outcomes = at_once(
+        {
+            "dan": lambda: services.table_join(member=dan, match_id=table.pk, now=now),
+            "robo": lambda: services.challenge_accept(challenge_id=asked.pk, member=robo, now=now),
+        },
+        held=lambda row, created: (
+            (created and isinstance(row, Seat) and row.member_id == dan.pk)
+            or (isinstance(row, Challenge) and row.status == Challenge.Status.ACCEPTED)
+        ),
+    )
+    assert sorted(outcomes.values()) in (
+        ["not_allowed", "started"],  # dan's table started; the challenge was withdrawn
+        ["not_found", "started"],  # the rematch started; ann's table was withdrawn
+    ), outcomes
+    assert Match.objects.filter(seats__member=ann, status=Match.Status.PLAYING).count() == 1
