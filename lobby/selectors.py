@@ -271,10 +271,22 @@ def _halves(value: float) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, list[MatchRow]]:
+def _outcome(state: MatchState, mine: int) -> str:
+    """A finished match from seat ``mine``'s side: "won", "drawn" or "lost"."""
+    if mine not in state.winners:
+        return "lost"
+    my_side = next(side for side in state.board.sides if mine in side)
+    return "drawn" if any(w not in my_side for w in state.winners) else "won"
+
+
+def member_matches(
+    member: User, page_number, *, viewer=None, opponent: User | None = None
+) -> tuple[Page, list[MatchRow]]:
     """The member's matches, newest first, a page at a time (private ones only for the
-    member themselves). 4 queries."""
+    member themselves); with ``opponent``, only those the two played together. 4 queries."""
     matches = Match.objects.filter(seats__member=member).exclude(status=Match.Status.WAITING)
+    if opponent is not None:
+        matches = matches.filter(seats__member=opponent)
     if viewer is None or viewer.pk != member.pk:
         matches = matches.exclude(private=True)
     matches = matches.prefetch_related(_seats()).order_by("-created_at", "-pk")
@@ -288,12 +300,7 @@ def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, lis
         sides = state.board.sides
         my_side = next(side for side in sides if mine in side)
         opponents = [s for s in seats if s.seat not in my_side]
-        outcome = None
-        if match.status == Match.Status.FINISHED:
-            if mine in state.winners:
-                outcome = "drawn" if any(w not in my_side for w in state.winners) else "won"
-            else:
-                outcome = "lost"
+        outcome = _outcome(state, mine) if match.status == Match.Status.FINISHED else None
         others = [s for s in range(state.seats) if s not in my_side]
         best = max(others, key=lambda s: (state.points[s], state.totals[s])) if others else mine
         rows.append(
@@ -308,6 +315,43 @@ def member_matches(member: User, page_number, *, viewer=None) -> tuple[Page, lis
             )
         )
     return page, rows
+
+
+@dataclass
+class HeadToHead:
+    """The finished matches a member played against another, from the member's side."""
+
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+
+    @property
+    def matches(self) -> int:
+        return self.won + self.drawn + self.lost
+
+
+def head_to_head(member: User, opponent: User) -> HeadToHead:
+    """How ``member`` fared in the finished matches in which ``opponent`` sat on the other
+    side: the record ``member`` sees on the other's page (private matches too, which both
+    played). 2 queries."""
+    finished = Seat.objects.filter(
+        match__status=Match.Status.FINISHED, match__seats__member=opponent
+    )
+    mine = list(finished.filter(member=member).values_list("match_id", "seat", "match__state"))
+    theirs = dict(
+        Seat.objects.filter(match_id__in=[row[0] for row in mine], member=opponent).values_list(
+            "match_id", "seat"
+        )
+    )
+    record = HeadToHead()
+    for match_id, seat, data in mine:
+        state = MatchState.from_dict(data)
+        my_side = next(side for side in state.board.sides if seat in side)
+        if theirs.get(match_id) in my_side:  # partners, not opponents
+            continue
+        outcome = _outcome(state, seat)
+        setattr(record, outcome, getattr(record, outcome) + 1)
+    return record
 
 
 def waiting_count(member: User) -> int:

@@ -305,7 +305,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     member = member_by_username(username)
     if member is None:
         raise Http404(_("No member has that name."))
-    page, rows = selectors.member_matches(member, request.GET.get("page"), viewer=request.user)
+    # ``?vs=<name>``: only the matches the member played with that member.
+    vs = member_by_username(request.GET["vs"]) if request.GET.get("vs") else None
+    if request.GET.get("vs") and (vs is None or vs.pk == member.pk):
+        raise Http404(_("No member has that name."))
+    page, rows = selectors.member_matches(
+        member, request.GET.get("page"), viewer=request.user, opponent=vs
+    )
     now = timing.now()
     viewer = request.user
     own = viewer.pk == member.pk
@@ -324,6 +330,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "now": now,
             "page": page,
             "rows": rows,
+            "vs": vs,
+            # The viewer's record against the member, as lichess's crosstable gives it.
+            "head_to_head": selectors.head_to_head(viewer, member) if other else None,
             "member_ratings": member_rating_panel(member.pk),
             "arenas": member_arenas(member),
             "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),

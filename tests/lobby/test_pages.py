@@ -148,3 +148,47 @@ def test_seed_demo_again_after_its_arenas_ended_opens_new_ones(settings):
     assert set(Arena.objects.filter(pk__in=first).values_list("status", flat=True)) == {"finished"}
     fresh = Arena.objects.exclude(pk__in=first)
     assert sorted(fresh.values_list("status", flat=True)) == ["running", "upcoming"]
+
+
+def test_a_members_page_gives_the_viewers_record_against_them(client, make_member):
+    """ann, on ben's page, reads how their finished matches went for her (a private one
+    too, which both played) and follows the link to just those matches on her own page; a
+    match of either with someone else, and one still under way, are not in it."""
+    ann, ben, cat = make_member("ann"), make_member("ben"), make_member("cat")
+
+    def played(members, loser, *, private=False):
+        match = services.match_create(variant="fast", members=members, now=T0, private=private)
+        play_opening(match, members, now=T0)
+        services.match_resign(match_id=match.pk, user=loser, now=T0)
+        return match
+
+    played([ann, ben], ben)
+    played([ben, ann], ann)
+    played([ann, ben], ben, private=True)
+    played([ann, cat], ann)
+    played([ben, cat], cat)
+    services.match_create(variant="fast", members=[ann, ben], now=T0)  # under way
+    client.force_login(ann)
+    page = client.get("/@/ben/").content.decode()
+    assert "You and ben: 3 finished matches" in page
+    assert "you won 2, drew 0, lost 1" in page
+    assert 'href="/@/ann/?vs=ben#matches"' in page
+    own = client.get("/@/ann/?vs=ben").content.decode()
+    assert "Matches against ben" in own
+    assert own.count("data-match=") == 4  # the three, and the one under way
+    assert own.count('class="outcome won"') == 2 and own.count('class="outcome lost"') == 1
+    assert client.get("/@/ann/").content.decode().count("data-match=") == 5
+
+    client.force_login(cat)
+    assert "You and ben: 1 finished match" in client.get("/@/ben/").content.decode()
+    # Anyone may filter a page; the private match shows only to its own players.
+    assert client.__class__().get("/@/ben/?vs=ann").content.decode().count("data-match=") == 3
+    assert client.get("/@/ben/?vs=nobody").status_code == 404
+    assert client.get("/@/ben/?vs=ben").status_code == 404
+
+
+def test_no_record_shows_between_members_who_never_finished_a_match(client, make_member):
+    ann, _ben = make_member("ann"), make_member("ben")
+    client.force_login(ann)
+    assert 'id="head-to-head"' not in client.get("/@/ben/").content.decode()
+    assert "No matches against ann." in client.get("/@/ben/?vs=ann").content.decode()
