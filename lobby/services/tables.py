@@ -247,7 +247,12 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
     """Join the oldest waiting public rated table of this variant and clock (a preset)
     whose host is within 300 points (provisional ratings match anyone), else open one
     (SPEC §10). A host who blocked the member, or whom the member blocked, is passed over:
-    ``table_join`` refuses the two either way (SPEC §14)."""
+    ``table_join`` refuses the two either way (SPEC §14).
+
+    Two members who press at the same moment may each find nothing and open a table of
+    their own. So a member who opened one looks once more after its commit: of two such
+    looks the later comes after both commits and finds the other's table, so the two
+    play (the joiner's own table is withdrawn as their match starts)."""
     member_check(member, now)
     definition = VARIANTS.get(variant)
     if definition is None or definition.rated_scale is None:
@@ -255,7 +260,27 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
     if clock not in PRESETS:  # a clock of one's own is for tables and challenges
         raise TableError("invalid", _("Choose one of the site's clocks."))
     table_settings_check(variant=variant, clock=clock, rated=True, single_game=False)
-    scale = definition.rated_scale
+    joined = _fitting_table_join(member, variant, clock, now)
+    if joined is not None:
+        return joined
+    table = table_open(
+        host=member,
+        variant=variant,
+        clock=clock,
+        single_game=False,
+        rated=True,
+        private=False,
+        now=now,
+    )
+    try:
+        return _fitting_table_join(member, variant, clock, now) or table
+    except TableError:  # the member's own table counts to their limit now: it waits
+        return table
+
+
+def _fitting_table_join(member: User, variant: str, clock: str, now: datetime) -> Match | None:
+    """Play now's join: the oldest fitting table another member waits at (``play_now``),
+    or None."""
     candidates = list(
         Match.objects.filter(
             status=Match.Status.WAITING, private=False, rated=True, variant=variant, clock=clock
@@ -264,6 +289,7 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
         .order_by("created_at", "pk")
         .values_list("pk", "created_by_id")[:50]
     )
+    scale = VARIANTS[variant].rated_scale
     ratings = current_ratings([member.pk, *[host for _, host in candidates if host]], scale)
     mine = ratings[member.pk]
     for match_id, host in candidates:
@@ -278,15 +304,7 @@ def play_now(*, member: User, variant: str, clock: str, now: datetime) -> Match:
                 if failure.code == "limit":
                     raise
                 continue  # filled or cancelled a moment ago, or a block between: the next
-    return table_open(
-        host=member,
-        variant=variant,
-        clock=clock,
-        single_game=False,
-        rated=True,
-        private=False,
-        now=now,
-    )
+    return None
 
 
 @deadlock_retried

@@ -8,6 +8,7 @@ from django.test import Client
 from games.errors import TableError
 from games.models import Challenge, Match
 from lobby import services
+from tests.conftest import needs_services
 from tests.lobby.test_tables import TABLE, Member, open_table
 from tests.timeshift import T0, advance
 
@@ -212,3 +213,29 @@ def test_nobody_seats_another_member(members):
             now=T0,
         )
     assert not Match.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@needs_services
+def test_two_members_pressing_play_now_at_once_play_each_other(make_member):
+    """ann and ben press Play now at the same moment: each finds no table waiting and
+    opens one. Each looks again once its table is stored, and the later look finds the
+    other's: they play, and no table of theirs is left waiting."""
+    from tests.concurrency import at_once
+
+    ann, ben = make_member("ann"), make_member("ben")
+    outcomes = at_once(
+        {
+            name: (
+                lambda member=member: services.play_now(
+                    member=member, variant="fast", clock="3+2", now=T0
+                )
+            )
+            for name, member in (("ann", ann), ("ben", ben))
+        },
+        held=lambda row, created: created and isinstance(row, Match),
+    )
+    assert outcomes == {"ann": "done", "ben": "done"}
+    assert not Match.objects.filter(status=Match.Status.WAITING).exists()
+    [match] = Match.objects.filter(status=Match.Status.PLAYING)
+    assert {seat.member.username for seat in match.seats.all()} == {"ann", "ben"}

@@ -14,6 +14,7 @@ from games.models import Challenge, Match
 from lobby import services
 from lobby.selectors import members_waiting
 from tests import timeshift
+from tests.concurrency import at_once
 from tests.conftest import needs_services, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_services]
@@ -213,53 +214,6 @@ def test_nothing_lapses_before_its_time(make_member):
     assert games_services.rematches_lapse(now=now + timedelta(seconds=61)) == 1
 
 
-def at_once(calls: dict, held) -> dict:
-    """Run each call on its own connection at the same moment; each waits, once ``held``
-    is true of a row it saved (its own first lock taken), until the others hold theirs.
-    Returns each call's outcome: "started", a ``TableError``'s code, or another failure's
-    name."""
-    import contextlib
-    import threading
-
-    from django.db import connections
-    from django.db.models.signals import post_save
-
-    from games.errors import TableError
-
-    all_hold = threading.Barrier(len(calls), timeout=5)
-    waited: set[int] = set()
-
-    def saved(sender, instance, created, **kwargs):
-        if held(instance, created) and threading.get_ident() not in waited:
-            waited.add(threading.get_ident())  # once: not again at a later save or a rerun
-            with contextlib.suppress(threading.BrokenBarrierError):
-                all_hold.wait()
-
-    outcomes: dict[str, str] = {}
-
-    def run(name, call) -> None:
-        try:
-            call()
-            outcomes[name] = "started"
-        except TableError as refused:
-            outcomes[name] = refused.code
-        except Exception as failure:  # what the test is about: no other failure
-            outcomes[name] = f"{type(failure).__name__}: {failure}"
-        finally:
-            connections.close_all()
-
-    post_save.connect(saved, weak=False)
-    try:
-        threads = [threading.Thread(target=run, args=item) for item in calls.items()]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        post_save.disconnect(saved)
-    return outcomes
-
-
 def test_two_tables_of_one_host_joined_at_once_start_one_match(make_member):
     """ben and cat join two of ann's waiting tables at the same moment. Each join locks
     its table, and the match's start then withdraws ann's other table, which the other
@@ -279,7 +233,7 @@ def test_two_tables_of_one_host_joined_at_once_start_one_match(make_member):
             created and isinstance(row, Seat) and row.member_id in (ben.pk, cat.pk)
         ),
     )
-    assert sorted(outcomes.values()) == ["not_found", "started"], outcomes
+    assert sorted(outcomes.values()) == ["done", "not_found"], outcomes
     assert Match.objects.filter(seats__member=ann, status=Match.Status.PLAYING).count() == 1
     assert not Match.objects.filter(seats__member=ann, status=Match.Status.WAITING).exists()
 
@@ -306,7 +260,7 @@ def test_a_bot_taking_a_rematch_as_the_members_table_fills_starts_one_match(make
         ),
     )
     assert sorted(outcomes.values()) in (
-        ["not_allowed", "started"],  # dan's table started; the challenge was withdrawn
-        ["not_found", "started"],  # the rematch started; ann's table was withdrawn
+        ["done", "not_allowed"],  # dan's table started; the challenge was withdrawn
+        ["done", "not_found"],  # the rematch started; ann's table was withdrawn
     ), outcomes
     assert Match.objects.filter(seats__member=ann, status=Match.Status.PLAYING).count() == 1
