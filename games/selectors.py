@@ -261,6 +261,67 @@ def api_match(*, match_id: int | None = None, token: str | None = None) -> Match
     return matches.filter(pk=match_id, private=False).first()
 
 
+def halves(value: float) -> str:
+    """Points as players write them: 1.5 as "1½", 0.5 as "½"."""
+    whole = int(value)
+    if value - whole < 0.5:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def match_outcome(state: MatchState, mine: int) -> str:
+    """A finished match from seat ``mine``'s side: "won", "drawn" or "lost"."""
+    if mine not in state.winners:
+        return "lost"
+    my_side = next(side for side in state.board.sides if mine in side)
+    return "drawn" if any(w not in my_side for w in state.winners) else "won"
+
+
+@dataclass
+class HeadToHead:
+    """The finished matches a member played against another, from the member's side."""
+
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+
+    @property
+    def matches(self) -> int:
+        return self.won + self.drawn + self.lost
+
+    @property
+    def score(self) -> tuple[float, float]:
+        """The two members' points, a drawn match half a point each."""
+        return self.won + self.drawn / 2, self.lost + self.drawn / 2
+
+
+def head_to_head(member, opponent, *, private: bool = True) -> HeadToHead:
+    """How ``member`` fared in the finished matches in which ``opponent`` sat on the other
+    side (members or their ids): the record ``member`` sees on the other's page, private
+    matches too (both played them), and the table's crosstable, for everyone to read
+    (``private=False``). 2 queries."""
+    finished = Seat.objects.filter(
+        match__status=Match.Status.FINISHED, match__seats__member=opponent
+    )
+    if not private:
+        finished = finished.filter(match__private=False)
+    mine = list(finished.filter(member=member).values_list("match_id", "seat", "match__state"))
+    theirs = dict(
+        Seat.objects.filter(match_id__in=[row[0] for row in mine], member=opponent).values_list(
+            "match_id", "seat"
+        )
+    )
+    record = HeadToHead()
+    for match_id, seat, data in mine:
+        state = MatchState.from_dict(data)
+        my_side = next(side for side in state.board.sides if seat in side)
+        if theirs.get(match_id) in my_side:  # partners, not opponents
+            continue
+        outcome = match_outcome(state, seat)
+        setattr(record, outcome, getattr(record, outcome) + 1)
+    return record
+
+
 def member_recent_matches(member, limit: int = 20) -> list[Match]:
     """A member's latest public matches that started, newest first, seats prefetched."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("member").order_by("seat"))

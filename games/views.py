@@ -192,6 +192,7 @@ def _table_page(
     )
     # The quick messages, for a player with another member at the table to read them.
     others = any(row.member_id is not None and row.seat != seat for row in seats)
+    crosstable = _crosstable(seats)
     return render(
         request,
         template,
@@ -212,8 +213,22 @@ def _table_page(
             "new_opponent": new_opponent,
             "chat_presets": protocol.CHAT_PRESETS,
             "chat_presets_shown": seat is not None and others,
+            "crosstable": crosstable,
         },
     )
+
+
+def _crosstable(seats) -> dict | None:
+    """Two members' score in the public matches they finished against each other, as
+    lichess's crosstable gives it under a game; None at other tables or before any."""
+    if len(seats) != 2 or any(row.member_id is None for row in seats):
+        return None
+    first, second = seats
+    record = selectors.head_to_head(first.member_id, second.member_id, private=False)
+    if not record.matches:
+        return None
+    points = [selectors.halves(value) for value in record.score]
+    return {"names": [first.username, second.username], "points": points}
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:

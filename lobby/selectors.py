@@ -15,7 +15,7 @@ from games.access import rated_pairs_at_limit, rated_pairs_full
 from games.engine import VARIANTS
 from games.engine.match import MatchState
 from games.models import Challenge, Match, Presence, Seat
-from games.selectors import live_matches
+from games.selectors import halves, live_matches, match_outcome
 from ratings.models import Scale
 from ratings.selectors import member_changes, ratings_by_scale, top_players_by_scale
 
@@ -264,21 +264,6 @@ class MatchRow:
     rating_change: int | None
 
 
-def _halves(value: float) -> str:
-    whole = int(value)
-    if value - whole < 0.5:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
-
-
-def _outcome(state: MatchState, mine: int) -> str:
-    """A finished match from seat ``mine``'s side: "won", "drawn" or "lost"."""
-    if mine not in state.winners:
-        return "lost"
-    my_side = next(side for side in state.board.sides if mine in side)
-    return "drawn" if any(w not in my_side for w in state.winners) else "won"
-
-
 def member_matches(
     member: User, page_number, *, viewer=None, opponent: User | None = None
 ) -> tuple[Page, list[MatchRow]]:
@@ -300,7 +285,7 @@ def member_matches(
         sides = state.board.sides
         my_side = next(side for side in sides if mine in side)
         opponents = [s for s in seats if s.seat not in my_side]
-        outcome = _outcome(state, mine) if match.status == Match.Status.FINISHED else None
+        outcome = match_outcome(state, mine) if match.status == Match.Status.FINISHED else None
         others = [s for s in range(state.seats) if s not in my_side]
         best = max(others, key=lambda s: (state.points[s], state.totals[s])) if others else mine
         rows.append(
@@ -309,49 +294,12 @@ def member_matches(
                 opponents=opponents,
                 seats=seats,
                 outcome=outcome,
-                points=f"{_halves(state.points[mine])}–{_halves(state.points[best])}",
+                points=f"{halves(state.points[mine])}–{halves(state.points[best])}",
                 totals=f"{state.totals[mine]}–{state.totals[best]}",
                 rating_change=changes.get(match.pk),
             )
         )
     return page, rows
-
-
-@dataclass
-class HeadToHead:
-    """The finished matches a member played against another, from the member's side."""
-
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
-
-    @property
-    def matches(self) -> int:
-        return self.won + self.drawn + self.lost
-
-
-def head_to_head(member: User, opponent: User) -> HeadToHead:
-    """How ``member`` fared in the finished matches in which ``opponent`` sat on the other
-    side: the record ``member`` sees on the other's page (private matches too, which both
-    played). 2 queries."""
-    finished = Seat.objects.filter(
-        match__status=Match.Status.FINISHED, match__seats__member=opponent
-    )
-    mine = list(finished.filter(member=member).values_list("match_id", "seat", "match__state"))
-    theirs = dict(
-        Seat.objects.filter(match_id__in=[row[0] for row in mine], member=opponent).values_list(
-            "match_id", "seat"
-        )
-    )
-    record = HeadToHead()
-    for match_id, seat, data in mine:
-        state = MatchState.from_dict(data)
-        my_side = next(side for side in state.board.sides if seat in side)
-        if theirs.get(match_id) in my_side:  # partners, not opponents
-            continue
-        outcome = _outcome(state, seat)
-        setattr(record, outcome, getattr(record, outcome) + 1)
-    return record
 
 
 def waiting_count(member: User) -> int:

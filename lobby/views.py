@@ -332,7 +332,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "rows": rows,
             "vs": vs,
             # The viewer's record against the member, as lichess's crosstable gives it.
-            "head_to_head": selectors.head_to_head(viewer, member) if other else None,
+            "head_to_head": table_selectors.head_to_head(viewer, member) if other else None,
             "member_ratings": member_rating_panel(member.pk),
             "arenas": member_arenas(member),
             "challenge_form": ChallengeForm(initial={"variant": "fast", "clock": "3+2"}),

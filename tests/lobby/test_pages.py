@@ -150,18 +150,19 @@ def test_seed_demo_again_after_its_arenas_ended_opens_new_ones(settings):
     assert sorted(fresh.values_list("status", flat=True)) == ["running", "upcoming"]
 
 
+def played(members, loser, *, private=False):
+    """A finished match of ``members``: ``loser`` resigns it after the opening."""
+    match = services.match_create(variant="fast", members=members, now=T0, private=private)
+    play_opening(match, members, now=T0)
+    services.match_resign(match_id=match.pk, user=loser, now=T0)
+    return match
+
+
 def test_a_members_page_gives_the_viewers_record_against_them(client, make_member):
     """ann, on ben's page, reads how their finished matches went for her (a private one
     too, which both played) and follows the link to just those matches on her own page; a
     match of either with someone else, and one still under way, are not in it."""
     ann, ben, cat = make_member("ann"), make_member("ben"), make_member("cat")
-
-    def played(members, loser, *, private=False):
-        match = services.match_create(variant="fast", members=members, now=T0, private=private)
-        play_opening(match, members, now=T0)
-        services.match_resign(match_id=match.pk, user=loser, now=T0)
-        return match
-
     played([ann, ben], ben)
     played([ben, ann], ann)
     played([ann, ben], ben, private=True)
@@ -192,3 +193,26 @@ def test_no_record_shows_between_members_who_never_finished_a_match(client, make
     client.force_login(ann)
     assert 'id="head-to-head"' not in client.get("/@/ben/").content.decode()
     assert "No matches against ann." in client.get("/@/ben/?vs=ann").content.decode()
+
+
+def test_a_table_of_two_members_shows_their_score_against_each_other(client, make_member):
+    """Under the match score, everyone reads the two players' score in the public matches
+    they finished against each other (a private one stays theirs), linking to those
+    matches; a first meeting and a table with the computer show none."""
+    ann, ben = make_member("ann"), make_member("ben")
+    first = services.match_create(variant="fast", members=[ann, ben], now=T0)
+    assert 'id="head-to-head"' not in client.get(f"/match/{first.pk}/").content.decode()
+    play_opening(first, [ann, ben], now=T0)
+    services.match_resign(match_id=first.pk, user=ben, now=T0)
+    played([ben, ann], ann)
+    played([ben, ann], ann, private=True)
+    now = services.match_create(variant="fast", members=[ben, ann], now=T0)
+    page = client.get(f"/match/{now.pk}/").content.decode()
+    assert 'href="/@/ben/?vs=ann#matches"' in page
+    assert "ben 1 – 1 ann" in page
+    with translation.override("es"):
+        assert "Cara a cara" in client.get(f"/es/match/{first.pk}/").content.decode()
+    practice = services.practice_start(
+        member=ann, board="fast", level=1, member_starts=True, clock="", now=T0
+    )
+    assert 'id="head-to-head"' not in client.get(f"/match/{practice.pk}/").content.decode()
