@@ -474,7 +474,9 @@ def test_the_lists_fit_a_phone_in_every_language(browser, site, login, a_season,
     robo.is_bot = True
     robo.save(update_fields=["is_bot"])
     member = a_season["member"]
-    paths = ["/", "/arenas/", f"/@/{member.username}/", "/bots/"]
+    # The opponent's page gives the member's record against them above the list.
+    opponent = f"/@/{a_season['opponent'].username}/"
+    paths = ["/", "/arenas/", f"/@/{member.username}/", opponent, "/bots/"]
     context = phone_context(browser, 360, 740)
     login(context, member)
     page = context.new_page()
@@ -491,6 +493,9 @@ def test_the_lists_fit_a_phone_in_every_language(browser, site, login, a_season,
             )
             assert lists, (language, path)  # each of these pages has its list
             beyond += [(language, path, x) for x in lists if x["over"] > 1 or x["right"] > 360]
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 360:  # nor anything else on the page
+                beyond.append((language, path, width))
     assert not beyond, "\n".join(map(str, beyond))
     # The list's button itself, in the language whose words run longest.
     page.goto(f"{site.url}/el/")
