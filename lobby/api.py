@@ -206,6 +206,28 @@ def user(request: HttpRequest, username: str) -> JsonResponse:
     )
 
 
+@_read
+def crosstable(request: HttpRequest, username: str, opponent: str) -> JsonResponse:
+    """``GET /api/users/<username>/vs/<opponent>/``: the two members' public matches
+    finished against each other, counted from the first's side, and each one's score."""
+    member, other = member_by_username(username), member_by_username(opponent)
+    if member is None or other is None:
+        return _not_found(request, _("No member has that name."))
+    if member.pk == other.pk:
+        return _not_found(request, _("Name two different members."))
+    record = matches.head_to_head(member, other, private=False)
+    first, second = record.score
+    return _json(
+        {
+            "users": {member.username: first, other.username: second},
+            "matches": record.matches,
+            "won": record.won,
+            "drawn": record.drawn,
+            "lost": record.lost,
+        }
+    )
+
+
 def _arena(arena: Arena, entrants: int) -> dict:
     return {
         "id": arena.pk,

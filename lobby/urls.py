@@ -37,6 +37,7 @@ urlpatterns = [
     path("api/tables/", api.tables, name="api_tables"),
     path("api/matches/<str:key>/", api.match, name="api_match"),
     path("api/users/<str:username>/", api.user, name="api_user"),
+    path("api/users/<str:username>/vs/<str:opponent>/", api.crosstable, name="api_crosstable"),
     path("api/arenas/", api.arenas, name="api_arenas"),
     path("api/arenas/<id:arena_id>/", api.arena, name="api_arena"),
     # Programs that play (SPEC §15, docs/bot-api.md).

@@ -91,3 +91,11 @@ def play_out(
             received_at=now or T0,
         )
         played += 1
+
+
+def played(members, loser, *, private: bool = False) -> Match:
+    """A finished Fast match of ``members``: ``loser`` resigns it after the opening."""
+    match = services.match_create(variant="fast", members=members, now=T0, private=private)
+    play_opening(match, members, now=T0)
+    services.match_resign(match_id=match.pk, user=loser, now=T0)
+    return match

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.engine import VARIANTS, Position
 from lobby import services as lobby_services
-from tests.moves import play_opening, play_out
+from tests.moves import play_opening, play_out, played
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -242,3 +242,26 @@ def test_a_program_posting_to_a_read_endpoint_is_told_the_method():
     assert strict.delete("/api/users/nobody/").json()["error"] == "method"
     assert strict.post("/api/nothing").json()["error"] == "not_found"
     assert strict.head("/api/variants/").status_code == 200
+
+
+def test_the_crosstable_gives_two_members_score_against_each_other(client, make_member):
+    """Their public matches finished against each other, from the first named member's
+    side; a private one, one under way and one with someone else are not in it."""
+    ann, ben, cat = make_member("ann"), make_member("ben"), make_member("cat")
+    played([ann, ben], ben)
+    played([ben, ann], ann)
+    played([ben, ann], ben)
+    played([ann, ben], ann, private=True)
+    played([ann, cat], ann)
+    new_match("fast", [ann, ben])
+    assert client.get("/api/users/ann/vs/ben/").json() == {
+        "users": {"ann": 2.0, "ben": 1.0},
+        "matches": 3,
+        "won": 2,
+        "drawn": 0,
+        "lost": 1,
+    }
+    assert client.get("/api/users/BEN/vs/ann/").json()["users"] == {"ben": 1.0, "ann": 2.0}
+    assert client.get("/api/users/ann/vs/nobody/").status_code == 404
+    same = client.get("/api/users/ann/vs/ann/")
+    assert same.status_code == 404 and same.json()["message"] == "Name two different members."

@@ -16,12 +16,13 @@ from django.utils import translation
 pytestmark = pytest.mark.django_db
 
 # What each placeholder of the page stands for, and the view that must answer the call.
-SAMPLES = {"<id>": "7", "<name>": "alice", "<colour>": "3"}
+SAMPLES = {"<id>": "7", "<name>": "alice", "<other>": "bob", "<colour>": "3"}
 VIEWS = {
     "/api/variants/": "api_variants",
     "/api/tables/": "api_tables",
     "/api/matches/7/": "api_match",
     "/api/users/alice/": "api_user",
+    "/api/users/alice/vs/bob/": "api_crosstable",
     "/api/arenas/": "api_arenas",
     "/api/arenas/7/": "api_arena",
     "/api/bot/account/upgrade": "api_bot_upgrade",

@@ -11,7 +11,7 @@ from django.utils import translation
 from games import services
 from games.models import Match
 from lobby import services as lobby_services
-from tests.moves import play_opening
+from tests.moves import play_opening, played
 from tests.timeshift import T0
 
 pytestmark = pytest.mark.django_db
@@ -148,14 +148,6 @@ def test_seed_demo_again_after_its_arenas_ended_opens_new_ones(settings):
     assert set(Arena.objects.filter(pk__in=first).values_list("status", flat=True)) == {"finished"}
     fresh = Arena.objects.exclude(pk__in=first)
     assert sorted(fresh.values_list("status", flat=True)) == ["running", "upcoming"]
-
-
-def played(members, loser, *, private=False):
-    """A finished match of ``members``: ``loser`` resigns it after the opening."""
-    match = services.match_create(variant="fast", members=members, now=T0, private=private)
-    play_opening(match, members, now=T0)
-    services.match_resign(match_id=match.pk, user=loser, now=T0)
-    return match
 
 
 def test_a_members_page_gives_the_viewers_record_against_them(client, make_member):
