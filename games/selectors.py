@@ -14,7 +14,7 @@ from django.db.models import Avg, Exists, F, OuterRef, Prefetch, Q
 from games import protocol, state, timing
 from games.access import seats_for
 from games.board_svg import render_board
-from games.engine import Position, replay
+from games.engine import VARIANTS, Position, replay
 from games.engine.clock import Clock, parse_preset
 from games.engine.match import MatchState
 from games.engine.record import record_of, record_to_text
@@ -295,30 +295,32 @@ class HeadToHead:
         return self.won + self.drawn / 2, self.lost + self.drawn / 2
 
 
+#: the variants of two seats, where one member meets one other
+TWO_SEATS = [key for key, variant in VARIANTS.items() if variant.seats == 2]
+
+
 def head_to_head(member, opponent, *, private: bool = True) -> HeadToHead:
-    """How ``member`` fared in the finished matches in which ``opponent`` sat on the other
-    side (members or their ids): the record ``member`` sees on the other's page, private
-    matches too (both played them), and the table's crosstable, for everyone to read
-    (``private=False``). 2 queries."""
-    finished = Seat.objects.filter(
-        match__status=Match.Status.FINISHED, match__seats__member=opponent
+    """How ``member`` fared in the finished two-seat matches they played against
+    ``opponent`` (members or their ids): the record ``member`` sees on the other's page,
+    private matches too (both played them), and the table's crosstable, for everyone to
+    read (``private=False``). One query, each match's winners read out of its state (not
+    the whole state, which two bots may have thousands of)."""
+    rows = Seat.objects.filter(
+        member=member,
+        match__status=Match.Status.FINISHED,
+        match__variant__in=TWO_SEATS,
+        match__seats__member=opponent,
     )
     if not private:
-        finished = finished.filter(match__private=False)
-    mine = list(finished.filter(member=member).values_list("match_id", "seat", "match__state"))
-    theirs = dict(
-        Seat.objects.filter(match_id__in=[row[0] for row in mine], member=opponent).values_list(
-            "match_id", "seat"
-        )
-    )
+        rows = rows.filter(match__private=False)
     record = HeadToHead()
-    for match_id, seat, data in mine:
-        state = MatchState.from_dict(data)
-        my_side = next(side for side in state.board.sides if seat in side)
-        if theirs.get(match_id) in my_side:  # partners, not opponents
-            continue
-        outcome = match_outcome(state, seat)
-        setattr(record, outcome, getattr(record, outcome) + 1)
+    for seat, winners in rows.values_list("seat", "match__state__winners"):
+        if seat not in winners:
+            record.lost += 1
+        elif 1 - seat in winners:
+            record.drawn += 1
+        else:
+            record.won += 1
     return record
 
 

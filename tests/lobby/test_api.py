@@ -262,6 +262,11 @@ def test_the_crosstable_gives_two_members_score_against_each_other(client, make_
         "lost": 1,
     }
     assert client.get("/api/users/BEN/vs/ann/").json()["users"] == {"ben": 1.0, "ann": 2.0}
+    from games.selectors import head_to_head
+
+    with CaptureQueriesContext(connection) as captured:
+        head_to_head(ann, ben)
+    assert len(captured) == 1  # the winners alone, however many matches
     assert client.get("/api/users/ann/vs/nobody/").status_code == 404
     same = client.get("/api/users/ann/vs/ann/")
     assert same.status_code == 404 and same.json()["message"] == "Name two different members."
