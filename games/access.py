@@ -7,55 +7,17 @@ decides, and everyone else waits for it, whatever process they run in.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from datetime import datetime, timedelta
-from functools import wraps
 from itertools import combinations
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.db import OperationalError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts import events as member_events
 from games.errors import Revoked, TableError
 from games.models import Match, Seat
 from games.state import SeatRow
-
-Service = TypeVar("Service", bound=Callable[..., Any])
-DEADLOCK = "40P01"  # PostgreSQL's code for a transaction it ended to break a deadlock
-DEADLOCK_ATTEMPTS = 3
-
-
-def deadlock_retried(service: Service) -> Service:
-    """Run ``service`` again when PostgreSQL ends its transaction to break a deadlock.
-
-    A match's start locks its own row (the waiting table, the challenge, the finished
-    match of a rematch) and then withdraws its members' other waiting tables and
-    challenges, locking those too (SPEC §10). Two starts for one member at the same moment
-    (two of a host's tables joined at once, a bot taking a member's rematch as a table of
-    theirs fills) may each hold a row the other needs. PostgreSQL ends one of the two; it
-    runs again from the start and finds what the other did (that table gone, that
-    challenge withdrawn), so its caller gets the same clear answer as a moment later.
-    Only a service called outside any transaction runs again: inside one, the failure
-    goes up to whoever opened it."""
-
-    @wraps(service)
-    def run(*args, **kwargs):
-        for attempt in range(1, DEADLOCK_ATTEMPTS + 1):
-            try:
-                return service(*args, **kwargs)
-            except OperationalError as failure:
-                cause = getattr(failure.__cause__, "sqlstate", None)
-                if (
-                    cause != DEADLOCK
-                    or attempt == DEADLOCK_ATTEMPTS
-                    or transaction.get_connection().in_atomic_block
-                ):
-                    raise
-
-    return run  # type: ignore[return-value]
-
 
 # A seat's columns as ``SeatRow`` takes them, its member's name and ban joined.
 SEAT_COLUMNS = (

@@ -15,6 +15,7 @@ from accounts.models import AuditEntry, MemberWarning, Theme, User
 from accounts.selectors import bot_names_refresh, may_sanction
 from accounts.services.audit import audit_record
 from accounts.signals import member_banned, member_deleting
+from accounts.transactions import deadlock_retried
 
 PREFERENCE_FIELDS = ("language", "color_symbols", "sound", "accepts_challenges", "theme")
 
@@ -82,6 +83,7 @@ def member_bot_mark(*, member: User) -> User:
     return member
 
 
+@deadlock_retried
 @transaction.atomic
 def member_ban(
     *,
@@ -209,6 +211,7 @@ def member_warnings_shown(*, member: User, now: datetime) -> list[MemberWarning]
     return warnings
 
 
+@deadlock_retried
 @transaction.atomic
 def member_delete(*, member: User, by: User | None = None, reason: str = "") -> None:
     """Delete a member's account and personal data (by themselves, or by ``by``: then it

@@ -30,6 +30,7 @@ from accounts.models import REPORT_TEXT_LIMIT, AuditEntry, Report, ReportEntry, 
 from accounts.selectors import member_by_username, member_verified, open_report, reports_filed
 from accounts.services.audit import audit_record
 from accounts.services.members import member_ban, member_mute, member_warn, sanction_check
+from accounts.transactions import deadlock_retried
 
 REPORTS_PER_DAY = 10
 #: how long a report takes further reports of the same member
@@ -106,6 +107,7 @@ def report_file(
     return report
 
 
+@deadlock_retried
 @transaction.atomic
 def report_close(
     *,

@@ -12,15 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AuditEntry, User
 from accounts.services import audit_record
+from accounts.transactions import deadlock_retried
 from games import events, timing
 from games import state as public
-from games.access import (
-    deadlock_retried,
-    locked_match,
-    locked_table,
-    player_seat_or_error,
-    seats_for,
-)
+from games.access import locked_match, locked_table, player_seat_or_error, seats_for
 from games.engine.clock import Clock
 from games.engine.match import PLAYING, MatchState
 from games.errors import TableError

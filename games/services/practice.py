@@ -14,8 +14,9 @@ from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.transactions import deadlock_retried
 from games import events
-from games.access import deadlock_retried, locked_match, player_seat_or_error, seats_for
+from games.access import locked_match, player_seat_or_error, seats_for
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS, TIME_LIMIT, choose
 from games.engine.bots.blocking import denied

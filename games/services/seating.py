@@ -14,9 +14,10 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.transactions import deadlock_retried
 from games import events
 from games import state as public
-from games.access import deadlock_retried, rated_pairs_full
+from games.access import rated_pairs_full
 from games.engine import VARIANTS, Position
 from games.engine.bots import LEVELS as BOT_LEVELS
 from games.engine.clock import RATED_SHORTEST_MS, ClockError, parse_preset

@@ -24,7 +24,8 @@ from django.db.models import Sum
 
 from accounts.models import User
 from accounts.selectors import blocks_between
-from games.access import deadlock_retried, rated_pairs_at_limit
+from accounts.transactions import deadlock_retried
+from games.access import rated_pairs_at_limit
 from games.engine import VARIANTS
 from games.engine.clock import Clock
 from games.engine.match import ABANDONED, ABORTED, FLAGGED, RESIGNED, MatchState

@@ -16,8 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import block_sides
+from accounts.transactions import deadlock_retried
 from games import events
-from games.access import deadlock_retried
 from games.engine import VARIANTS
 from games.engine.bots import LEVELS
 from games.engine.clock import PRESETS

@@ -14,7 +14,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from games import events, timing
 from games.models import Challenge, Match, Presence, Seat
-from games.services import rematch_offers_withdraw, rematch_refuse
+from games.services import member_matches_end, rematch_offers_withdraw, rematch_refuse
 from lobby.selectors import members_waiting
 from lobby.services.tables import seat_remove, table_remove
 
@@ -94,5 +94,10 @@ def on_match_started(sender, *, match: Match, members, **kwargs) -> None:
 
 
 def on_member_banned(sender, *, member, **kwargs) -> None:
-    """``accounts.signals.member_banned`` (and a deletion): nothing of theirs waits."""
-    member_waiting_withdraw(member_id=member.pk, reason=BANNED, now=timing.now())
+    """``accounts.signals.member_banned`` (and a deletion): nothing of theirs waits. A
+    table of theirs that someone was joining at that moment is locked by the join, and the
+    withdrawal waits for it: when the join has started the match, the match is ended as
+    the member's others were (``games.services.member_matches_end``, which reads it now)."""
+    now = timing.now()
+    member_waiting_withdraw(member_id=member.pk, reason=BANNED, now=now)
+    member_matches_end(member_id=member.pk, now=now)

@@ -264,3 +264,36 @@ def test_a_bot_taking_a_rematch_as_the_members_table_fills_starts_one_match(make
         ["done", "not_found"],  # the rematch started; ann's table was withdrawn
     ), outcomes
     assert Match.objects.filter(seats__member=ann, status=Match.Status.PLAYING).count() == 1
+
+
+@pytest.mark.parametrize("joined", ["first", "last"])
+def test_a_ban_as_a_table_of_the_members_fills_leaves_them_in_no_match(
+    make_member, moderator, joined
+):
+    """A moderator bans ann as ben joins one of her two waiting tables. The ban's
+    withdrawal waits for the table the join holds; once the join has started the match,
+    the ban ends it as it ends ann's others. Where ben joined her last table, the join's
+    own withdrawal of her first meets the ban's, and whichever PostgreSQL ends runs
+    again: the moderator never gets a server error."""
+    from accounts.services import member_ban
+    from games.models import Seat
+
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    tables = [services.table_open(host=ann, now=now, **TABLE) for _ in range(2)]
+    table = tables[0] if joined == "first" else tables[-1]
+    outcomes = at_once(
+        {
+            "ben": lambda: services.table_join(member=ben, match_id=table.pk, now=now),
+            "ban": lambda: member_ban(member=ann, by=moderator, reason="spam", now=now),
+        },
+        held=lambda row, created: (
+            (created and isinstance(row, Seat) and row.member_id == ben.pk)
+            or (created and type(row).__name__ == "AuditEntry")
+        ),
+    )
+    assert outcomes["ban"] == "done", outcomes
+    assert outcomes["ben"] in ("done", "not_found", "not_allowed"), outcomes
+    assert not Match.objects.filter(
+        seats__member=ann, status__in=[Match.Status.WAITING, Match.Status.PLAYING]
+    ).exists()
