@@ -296,7 +296,7 @@ class HeadToHead:
 
 
 #: the variants of two seats, where one member meets one other
-TWO_SEATS = [key for key, variant in VARIANTS.items() if variant.seats == 2]
+TWO_SEATS = tuple(key for key, variant in VARIANTS.items() if variant.seats == 2)
 
 
 def head_to_head(member, opponent, *, private: bool = True) -> HeadToHead:
