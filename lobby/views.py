@@ -306,8 +306,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if member is None:
         raise Http404(_("No member has that name."))
     # ``?vs=<name>``: only the matches the member played with that member.
-    vs = member_by_username(request.GET["vs"]) if request.GET.get("vs") else None
-    if request.GET.get("vs") and (vs is None or vs.pk == member.pk):
+    vs_name = request.GET.get("vs")
+    vs = member_by_username(vs_name) if vs_name else None
+    if vs_name and (vs is None or vs.pk == member.pk):
         raise Http404(_("No member has that name."))
     page, rows = selectors.member_matches(
         member, request.GET.get("page"), viewer=request.user, opponent=vs
