@@ -23,6 +23,12 @@ from lobby.report_admin import ReportAdmin
 SETTINGS = ("name", "variant", "clock", "starts_at", "minutes")
 
 
+@admin.display(description=_("name"), ordering="name")
+def _title(arena: Arena | ArenaSchedule) -> str:
+    """An arena's or a schedule's name as its pages show it (``Arena.title``)."""
+    return arena.title
+
+
 class CancelForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=300
@@ -63,7 +69,7 @@ class EntryInline(admin.TabularInline):
 @admin.register(Arena)
 class ArenaAdmin(admin.ModelAdmin):
     form = ArenaForm
-    list_display = ("name", "variant", "clock", "starts_at", "minutes", "status", "entrants")
+    list_display = (_title, "variant", "clock", "starts_at", "minutes", "status", "entrants")
     list_filter = ("status", "variant")
     search_fields = ("name",)
     inlines = [EntryInline]
@@ -141,7 +147,7 @@ class ArenaAdmin(admin.ModelAdmin):
 
 @admin.register(ArenaSchedule)
 class ArenaScheduleAdmin(admin.ModelAdmin):
-    list_display = ("name", "variant", "clock", "minutes", "first_start", "every_hours", "active")
+    list_display = (_title, "variant", "clock", "minutes", "first_start", "every_hours", "active")
     list_filter = ("active", "variant")
 
 

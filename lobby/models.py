@@ -18,6 +18,13 @@ from games.topics import variant_choices
 
 ARENA_VARIANTS = [key for key, v in VARIANTS.items() if v.rated_scale and v.seats == 2]
 SHORTEST_MINUTES, LONGEST_MINUTES = 20, 180
+#: what an arena (or a schedule) without a name of its own is called, in the reader's
+#: language: by its variant and clock
+ARENA_TITLES = {
+    "fast": _("Fast %(clock)s arena"),
+    "classic": _("Classic %(clock)s arena"),
+    "hex": _("Hexagons %(clock)s arena"),
+}
 
 
 def _variant_field() -> models.CharField:
@@ -26,6 +33,22 @@ def _variant_field() -> models.CharField:
 
 def _clock_field() -> models.CharField:
     return models.CharField(_("clock"), max_length=8, choices=[(p, p) for p in PRESETS])
+
+
+def _name_field() -> models.CharField:
+    return models.CharField(
+        _("name"),
+        max_length=80,
+        blank=True,
+        help_text=_(
+            "Leave it empty to call it by its variant and clock in each reader's language."
+        ),
+    )
+
+
+def arena_title(name: str, variant: str, clock: str) -> str:
+    """The name a moderator gave, else the variant's and clock's (``ARENA_TITLES``)."""
+    return name or ARENA_TITLES[variant] % {"clock": clock}
 
 
 def _minutes_field() -> models.PositiveSmallIntegerField:
@@ -40,7 +63,7 @@ class ArenaSchedule(models.Model):
     """Arenas that come back: one every ``every_hours`` from ``first_start`` (UTC), each
     created a day ahead by the beat (``lobby.tasks.arenas_schedule``)."""
 
-    name = models.CharField(_("name"), max_length=80)
+    name = _name_field()
     variant = _variant_field()
     clock = _clock_field()
     minutes = _minutes_field()
@@ -59,7 +82,11 @@ class ArenaSchedule(models.Model):
         verbose_name_plural = _("arena schedules")
 
     def __str__(self) -> str:
-        return self.name
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return arena_title(self.name, self.variant, self.clock)
 
     def starts_between(self, start: datetime, end: datetime) -> list[datetime]:
         """The starts of the series in [start, end)."""
@@ -82,7 +109,7 @@ class Arena(models.Model):
         FINISHED = "finished", pgettext_lazy("arena status", "finished")
         CANCELLED = "cancelled", pgettext_lazy("arena status", "cancelled")
 
-    name = models.CharField(_("name"), max_length=80)
+    name = _name_field()
     variant = _variant_field()
     clock = _clock_field()
     starts_at = models.DateTimeField(_("starts"), db_index=True)
@@ -126,7 +153,11 @@ class Arena(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return arena_title(self.name, self.variant, self.clock)
 
     @property
     def ends_at(self) -> datetime:

@@ -80,9 +80,8 @@ def arena_create(
 ) -> Arena:
     """A new arena; its settings are checked as SPEC §12 sets them."""
     arena_settings_check(variant, clock, minutes)
-    name = name.strip() or _default_name(variant, clock)
     return Arena.objects.create(
-        name=name[:80],
+        name=name.strip()[:80],
         variant=variant,
         clock=clock,
         starts_at=starts_at,
@@ -120,12 +119,6 @@ def arena_settings_check(variant: str, clock: str, minutes: int) -> None:
         raise TableError("not_allowed", _("Choose one of the site's clocks."))
     if not SHORTEST_MINUTES <= minutes <= LONGEST_MINUTES:
         raise TableError("not_allowed", _("An arena runs 20 to 180 minutes."))
-
-
-def _default_name(variant: str, clock: str) -> str:
-    from games.engine import VARIANTS
-
-    return f"{VARIANTS[variant].name} {clock} arena"
 
 
 @transaction.atomic

@@ -242,3 +242,66 @@ async def test_the_arenas_socket_says_when_to_look_again(make_member):
     message = json.loads(await socket.receive_from(timeout=5))
     assert message == {"type": "arena", "version": arena.version + 1}
     await socket.disconnect()
+
+
+def test_an_arena_without_a_name_is_called_by_its_settings_in_the_readers_language(client):
+    """An arena created without a name (the schedules' and the demo's) reads in each
+    language; a moderator's name stays as written, and the API gives the English name, as
+    it gives the variants' names."""
+    plain = make_arena(name="")
+    hexes = make_arena(name="  ", variant="hex", clock="3+2")
+    named = make_arena(name="Friday night")
+    assert plain.name == hexes.name == ""
+    expected = {
+        "en": ("Fast 1+1 arena", "Hexagons 3+2 arena"),
+        "bg": ("Бърза арена 1+1", "Арена с шестоъгълници 3+2"),
+        "el": ("Γρήγορη αρένα 1+1", "Αρένα εξαγώνων 3+2"),
+        "pt": ("Arena Rápida 1+1", "Arena de hexágonos 3+2"),
+        "nl": ("Snelle arena 1+1", "Zeshoekenarena 3+2"),
+        "es": ("Arena Rápida 1+1", "Arena de hexágonos 3+2"),
+    }
+    for language, (fast, hexagons) in expected.items():
+        prefix = "" if language == "en" else f"/{language}"
+        page = client.get(f"{prefix}/arenas/{plain.pk}/").content.decode()
+        assert f"<h1>{fast}</h1>" in page, language
+        listing = client.get(f"{prefix}/arenas/").content.decode()
+        assert f">{fast}</a>" in listing and f">{hexagons}</a>" in listing, language
+        assert ">Friday night</a>" in listing, language
+    api = client.get(f"/api/arenas/{plain.pk}/").json()
+    assert api["name"] == "Fast 1+1 arena"
+    bulgarian = client.get(f"/api/arenas/{plain.pk}/", HTTP_ACCEPT_LANGUAGE="bg").json()
+    assert bulgarian["name"] == "Fast 1+1 arena"  # the API's data is in English
+    assert client.get(f"/api/arenas/{named.pk}/").json()["name"] == "Friday night"
+
+
+def test_every_arena_variant_has_a_title():
+    from lobby.models import ARENA_TITLES, ARENA_VARIANTS
+
+    assert set(ARENA_TITLES) == set(ARENA_VARIANTS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_arenas_named_by_their_settings_in_english_lose_the_name_and_get_it_back():
+    """Migration lobby 0007: the English names arenas had by their settings ("Fast 8×7
+    1+1 arena", the demo's "Fast 1+1 arena") become empty, so the arena is called by its
+    settings in the reader's language; a moderator's own name stays; back, the empty names
+    are English again."""
+    from django.core.management import call_command
+
+    old = [
+        make_arena(name="Fast 8×7 1+1 arena"),
+        make_arena(name="Classic 3+2 arena", variant="classic", clock="3+2"),
+        make_arena(name="Fast 3+2 arena"),  # not its clock: a name of its own
+    ]
+    try:
+        call_command("migrate", "lobby", "0006", verbosity=0)
+        call_command("migrate", "lobby", "0007", verbosity=0)
+        assert [Arena.objects.get(pk=a.pk).name for a in old] == ["", "", "Fast 3+2 arena"]
+        call_command("migrate", "lobby", "0006", verbosity=0)
+        assert [Arena.objects.get(pk=a.pk).name for a in old] == [
+            "Fast 1+1 arena",
+            "Classic 3+2 arena",
+            "Fast 3+2 arena",
+        ]
+    finally:
+        call_command("migrate", "lobby", verbosity=0)

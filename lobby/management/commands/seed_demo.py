@@ -114,12 +114,12 @@ class Command(BaseCommand):
         lobby_services.arenas_advance(now=now)
         if Arena.objects.filter(status__in=[Arena.Status.UPCOMING, Arena.Status.RUNNING]).exists():
             return
-        for name, variant, clock, starts, minutes in (
-            ("Fast 1+1 arena", "fast", "1+1", now, 20),
-            ("Classic 3+2 arena", "classic", "3+2", now + timedelta(hours=1), 60),
+        for variant, clock, starts, minutes in (
+            ("fast", "1+1", now, 20),
+            ("classic", "3+2", now + timedelta(hours=1), 60),
         ):
             lobby_services.arena_create(
-                name=name,
+                name="",  # called by its variant and clock in each reader's language
                 variant=variant,
                 clock=clock,
                 starts_at=starts,
