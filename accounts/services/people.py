@@ -14,6 +14,8 @@ from accounts import events
 from accounts.errors import Refusal
 from accounts.models import Block, Follow, User
 from accounts.selectors import block_sides, member_by_username
+from accounts.signals import member_blocked
+from accounts.transactions import deadlock_retried
 
 
 def _other(member: User, username: str) -> User:
@@ -51,13 +53,16 @@ def unfollow(*, member: User, username: str) -> User:
     return other
 
 
+@deadlock_retried
 @transaction.atomic
 def block(*, member: User, username: str) -> User:
-    """Block a member; returns them. Follows between the two end, both ways."""
+    """Block a member; returns them. Follows between the two end, both ways, and so do
+    the challenges and rematch offers waiting between them (``member_blocked``)."""
     other = _other(member, username)
     if other.pk == member.pk:
         raise Refusal("not_allowed", _("You cannot block yourself."))
     Block.objects.get_or_create(blocker=member, blocked=other)
+    member_blocked.send(sender=User, blocker=member, blocked=other)
     transaction.on_commit(partial(events.member_blocks_changed, member.pk))
     Follow.objects.filter(
         Q(follower=member, followed=other) | Q(follower=other, followed=member)

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AuditEntry, User
+from accounts.selectors import blocks_between
 from accounts.services import audit_record
 from accounts.transactions import deadlock_retried
 from games import events, timing
@@ -150,6 +151,11 @@ def rematch_offer(
             return match
         if any(row.member_id is None and row.bot_level is None for row in seats):
             raise TableError("not_allowed", _("A player of this match has left the site."))
+        blocks = blocks_between(row.member_id for row in seats)
+        if any(blocker == user.pk for blocker, _blocked in blocks):
+            raise TableError("not_allowed", _("You have blocked a member at this table."))
+        if blocks:  # silent (SPEC §14): not a word of who blocked whom
+            raise TableError("not_allowed", _("No rematch is possible at this table."))
         window = timing.seconds("GAME_REMATCH_SECONDS")
         expired = match.rematch_offered_at is None or now - match.rematch_offered_at > window
         accepted = [] if expired else list(match.rematch_accepted)
@@ -264,6 +270,33 @@ def _acceptance_taken_back(match_id: int, gone: set[int], *, now: datetime) -> b
         match.rematch_accepted = accepted
         match_bump(match, seats, match.engine_state(), now=now, fields={"rematch_accepted"})
         return True
+
+
+def rematch_offers_between_end(sender, *, blocker: User, blocked: User, **kwargs) -> int:
+    """``accounts.signals.member_blocked``: an open rematch offer at a finished match of
+    the two ends, in the block's transaction (the table no longer shows it), and
+    ``rematch_offer`` refuses a new one: no rematch starts between them. Returns how many
+    offers ended."""
+    now = timing.now()
+    window = timing.seconds("GAME_REMATCH_SECONDS")
+    offers = (
+        Match.objects.filter(
+            status=Match.Status.FINISHED,
+            rematch=None,
+            rematch_offered_at__gt=now - window,
+            seats__member=blocker,
+        )
+        .filter(seats__member=blocked)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    ended = 0
+    for match_id in sorted(offers):
+        match, seats = locked_table(match_id)
+        if match.rematch_id is None and match.rematch_offered_at is not None:
+            _offer_cleared(match, seats, now=now)
+            ended += 1
+    return ended
 
 
 def rematch_lapse(*, match_id: int, now: datetime) -> bool:

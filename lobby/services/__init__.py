@@ -36,6 +36,7 @@ from lobby.services.challenges import (
     challenge_decline,
     challenge_notice,
     challenge_send,
+    challenges_between_end,
     challenges_expire,
 )
 from lobby.services.reports import member_report
@@ -70,6 +71,7 @@ __all__ = [
     "challenge_decline",
     "challenge_notice",
     "challenge_send",
+    "challenges_between_end",
     "challenges_expire",
     "hosts_gone_withdraw",
     "house_table_keep",

@@ -10,12 +10,13 @@ from functools import partial
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import block_sides
 from accounts.transactions import deadlock_retried
-from games import events
+from games import events, timing
 from games.engine import VARIANTS
 from games.errors import TableError
 from games.models import Challenge, Match
@@ -168,21 +169,26 @@ def challenge_decline(*, challenge_id: int, member: User, now: datetime) -> Chal
         challenge = _pending(challenge_id, now)
         if challenge.challenged_id != member.pk:
             raise TableError("not_found", _("This challenge does not exist."))
-        _answer(challenge, Challenge.Status.DECLINED, now)
-        if challenge.rematch_of_id is not None:
-            rematch_refuse(match_id=challenge.rematch_of_id, now=now)
-        transaction.on_commit(
-            partial(
-                events.member_notify,
-                challenge.challenger_id,
-                {
-                    "kind": "declined",
-                    "by": member.username,
-                    "rematch": challenge.rematch_of_id is not None,
-                },
-            )
-        )
+        _declined(challenge, member, now)
     return challenge
+
+
+def _declined(challenge: Challenge, member: User, now: datetime) -> None:
+    """``member``, the challenged, declines; the challenger is told who did."""
+    _answer(challenge, Challenge.Status.DECLINED, now)
+    if challenge.rematch_of_id is not None:
+        rematch_refuse(match_id=challenge.rematch_of_id, now=now)
+    transaction.on_commit(
+        partial(
+            events.member_notify,
+            challenge.challenger_id,
+            {
+                "kind": "declined",
+                "by": member.username,
+                "rematch": challenge.rematch_of_id is not None,
+            },
+        )
+    )
 
 
 def challenge_cancel(*, challenge_id: int, member: User, now: datetime) -> Challenge:
@@ -192,13 +198,45 @@ def challenge_cancel(*, challenge_id: int, member: User, now: datetime) -> Chall
         if challenge.challenger_id != member.pk:
             raise TableError("not_found", _("This challenge does not exist."))
         lobby_rate_check(member, now)
-        _answer(challenge, Challenge.Status.CANCELLED, now)
-        if challenge.rematch_of_id is not None:
-            rematch_refuse(match_id=challenge.rematch_of_id, now=now)
-        transaction.on_commit(
-            partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})
-        )
+        challenge_withdrawn(challenge, now)
     return challenge
+
+
+def challenge_withdrawn(challenge: Challenge, now: datetime) -> None:
+    """The locked, pending challenge is taken back (by its challenger, or for them: their
+    match started, they were banned, they blocked the member); the challenged member's
+    list reads again, and a rematch offered to a bot account through it ends with it."""
+    _answer(challenge, Challenge.Status.CANCELLED, now)
+    if challenge.rematch_of_id is not None:
+        rematch_refuse(match_id=challenge.rematch_of_id, now=now)
+    transaction.on_commit(
+        partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})
+    )
+
+
+def challenges_between_end(sender, *, blocker: User, blocked: User, **kwargs) -> int:
+    """``accounts.signals.member_blocked``: the challenges waiting between the two end as
+    if the blocker had answered them, in the block's transaction: what the blocker sent is
+    cancelled, what was sent to them declined (an ordinary decline: the block stays
+    silent, SPEC §14). No match starts between them from a challenge of before. Returns
+    how many ended."""
+    now = timing.now()
+    waiting = (
+        Challenge.objects.select_for_update()
+        .filter(
+            Q(challenger=blocker, challenged=blocked) | Q(challenger=blocked, challenged=blocker),
+            status=Challenge.Status.PENDING,
+        )
+        .order_by("pk")
+    )
+    ended = 0
+    for challenge in waiting:
+        if challenge.challenger_id == blocker.pk:
+            challenge_withdrawn(challenge, now)
+        else:
+            _declined(challenge, blocker, now)
+        ended += 1
+    return ended
 
 
 def challenges_expire(*, now: datetime, challenge_id: int | None = None) -> int:

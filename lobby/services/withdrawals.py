@@ -14,8 +14,9 @@ from django.db.models import Exists, OuterRef, Q
 
 from games import events, timing
 from games.models import Challenge, Match, Presence, Seat
-from games.services import member_matches_end, rematch_offers_withdraw, rematch_refuse
+from games.services import member_matches_end, rematch_offers_withdraw
 from lobby.selectors import members_waiting
+from lobby.services.challenges import challenge_withdrawn
 from lobby.services.tables import seat_remove, table_remove
 
 STARTED_ELSEWHERE, HOST_GONE, BANNED = "started_elsewhere", "host_gone", "banned"
@@ -40,14 +41,7 @@ def member_waiting_withdraw(*, member_id: int, reason: str, now: datetime) -> in
             challenger_id=member_id, status=Challenge.Status.PENDING
         )
         for challenge in challenges:
-            challenge.status = Challenge.Status.CANCELLED
-            challenge.answered_at = now
-            challenge.save(update_fields=["status", "answered_at"])
-            if challenge.rematch_of_id is not None:  # its table no longer shows the offer
-                rematch_refuse(match_id=challenge.rematch_of_id, now=now)
-            transaction.on_commit(
-                partial(events.member_notify, challenge.challenged_id, {"kind": "challenges"})
-            )
+            challenge_withdrawn(challenge, now)
             withdrawn += 1
         if withdrawn:
             notice = {"kind": "withdrawn", "reason": reason, "count": withdrawn}

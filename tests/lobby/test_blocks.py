@@ -9,13 +9,16 @@ import re
 import pytest
 
 from accounts import services as people
+from accounts.events import member_group
 from accounts.models import Follow
-from games import selectors, timing
+from games import events, selectors, timing
 from games import services as table_services
+from games.errors import TableError
 from games.models import Challenge, ChatMessage, Match
 from lobby import services
 from tests.lobby.test_arena_play import arena, arena_matches, enter  # noqa: F401 (fixture)
 from tests.lobby.test_tables import TABLE, Member, open_table
+from tests.moves import play_opening, played
 from tests.timeshift import T0, advance
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +68,92 @@ def test_the_blocker_is_told_they_blocked_the_member_they_challenge(ben_blocks_a
     assert "You have blocked this member." in page
     assert 'action="/@/ann/challenge/"' not in page and 'action="/@/ann/unblock/"' in page
     assert not Challenge.objects.exists()
+
+
+def test_a_block_ends_the_challenges_waiting_between_the_two(
+    members, django_capture_on_commit_callbacks
+):
+    """Ann challenged ben, and ben ann, before ben blocked her: neither challenge can
+    start a match now. Ann's is declined as if ben had declined it (the block stays
+    silent), ben's is cancelled; cat's challenge to ben still waits."""
+    ann, ben, cat = (members[n] for n in ("ann", "ben", "cat"))
+    ann.post("/@/ben/challenge/", TABLE)
+    ben.post("/@/ann/challenge/", TABLE)
+    cat.post("/@/ben/challenge/", TABLE)
+    anns, bens, cats = Challenge.objects.order_by("pk")
+    with events.capture() as box, django_capture_on_commit_callbacks(execute=True):
+        people.block(member=ben.user, username="ann")
+    assert [Challenge.objects.get(pk=c.pk).status for c in (anns, bens, cats)] == [
+        Challenge.Status.DECLINED,
+        Challenge.Status.CANCELLED,
+        Challenge.Status.PENDING,
+    ]
+    told = [
+        (group, message["payload"]) for group, message in box if message["type"] == "member.notify"
+    ]
+    assert (member_group(ann.user.pk), {"kind": "declined", "by": "ben", "rematch": False}) in told
+    assert (member_group(ann.user.pk), {"kind": "challenges"}) in told  # ben's left her list
+    response = ben.post(f"/challenges/{anns.pk}/accept/")
+    assert any("no longer open" in m for m in ben.messages(response))
+    response = ann.post(f"/challenges/{bens.pk}/accept/")
+    assert any("no longer open" in m for m in ann.messages(response))
+    assert not Match.objects.filter(status="playing").exists()
+    ben.post(f"/challenges/{cats.pk}/accept/")
+    assert Challenge.objects.get(pk=cats.pk).status == Challenge.Status.ACCEPTED
+
+
+def finished_between(members, *names) -> Match:
+    """A finished Fast match of these members (the first resigns it after the opening)."""
+    return played([members[name].user for name in names], members[names[0]].user)
+
+
+def test_a_block_ends_the_rematch_offer_and_no_rematch_starts(members):
+    """Ann offered ben a rematch, then ben blocked her: the offer ends at once, ben is
+    told he blocked her, and ann is refused a new offer without a word of the block."""
+    ann, ben = members["ann"], members["ben"]
+    match = finished_between(members, "ann", "ben")
+    table_services.rematch_offer(match_id=match.pk, user=ann.user, now=timing.now())
+    version = Match.objects.get(pk=match.pk).version
+    people.block(member=ben.user, username="ann")
+    match.refresh_from_db()
+    assert (match.rematch_offered_at, match.rematch_accepted) == (None, [])
+    assert match.version > version  # the table no longer shows the offer
+    for member, refusal in (
+        (ben, "You have blocked a member at this table."),
+        (ann, "No rematch is possible at this table."),
+    ):
+        with pytest.raises(TableError) as refused:
+            table_services.rematch_offer(match_id=match.pk, user=member.user, now=timing.now())
+        assert (refused.value.code, str(refused.value.message)) == ("not_allowed", refusal)
+    match.refresh_from_db()
+    assert match.rematch is None and match.rematch_offered_at is None
+    assert Match.objects.count() == 1
+
+
+def test_a_block_between_two_players_of_four_stops_their_rematch(members):
+    """At a table of four, dan blocked cat: nobody's offer brings the four back."""
+    four = [members[n].user for n in ("ann", "ben", "cat", "dan")]
+    match = table_services.match_create(variant="four", members=four, now=T0)
+    play_opening(match, four, now=T0)
+    for member in four[:3]:  # each leaves; the last one left wins
+        table_services.match_resign(match_id=match.pk, user=member, now=T0)
+    assert Match.objects.get(pk=match.pk).status == "finished"
+    people.block(member=members["dan"].user, username="cat")
+    with pytest.raises(TableError) as refused:
+        table_services.rematch_offer(match_id=match.pk, user=members["ann"].user, now=T0)
+    assert str(refused.value.message) == "No rematch is possible at this table."
+    assert Match.objects.get(pk=match.pk).rematch_offered_at is None
+
+
+def test_a_member_others_blocked_nobody_plays_rematches_as_before(members):
+    """No block at the table: the offer and its acceptance start the rematch."""
+    ann, ben = members["ann"], members["ben"]
+    people.block(member=members["cat"].user, username="ann")  # cat is not at the table
+    match = finished_between(members, "ann", "ben")
+    table_services.rematch_offer(match_id=match.pk, user=ann.user, now=timing.now())
+    table_services.rematch_offer(match_id=match.pk, user=ben.user, now=timing.now())
+    match.refresh_from_db()
+    assert match.rematch is not None and match.rematch.status == "playing"
 
 
 # --- waiting tables ----------------------------------------------------------------------

@@ -297,3 +297,43 @@ def test_a_ban_as_a_table_of_the_members_fills_leaves_them_in_no_match(
     assert not Match.objects.filter(
         seats__member=ann, status__in=[Match.Status.WAITING, Match.Status.PLAYING]
     ).exists()
+
+
+def test_a_block_as_the_rematch_is_accepted_leaves_one_answer(make_member):
+    """ann blocks ben at the moment ben accepts her rematch, while her challenge to him
+    waits. The block holds both members and the challenge and then needs the finished
+    match; the rematch holds the finished match and then needs the challenge to withdraw
+    it: PostgreSQL ends one, which runs again. Either the rematch started first (the block
+    then finds nothing open), or the block came first (no rematch, ben refused without a
+    word of the block); nobody gets a server error."""
+    from accounts.models import Block
+    from accounts.services import block
+
+    ann, ben = make_member("ann"), make_member("ben")
+    now = timeshift.now()
+    finished = games_services.match_create(variant="fast", members=[ann, ben], now=now)
+    finish(finished, [ann, ben], now)
+    games_services.rematch_offer(match_id=finished.pk, user=ann, now=now)
+    challenge = services.challenge_send(challenger=ann, challenged=ben, now=now, **CHALLENGE)
+    outcomes = at_once(
+        {
+            "block": lambda: block(member=ann, username="ben"),
+            "rematch": lambda: games_services.rematch_offer(
+                match_id=finished.pk, user=ben, now=now
+            ),
+        },
+        held=lambda row, created: (
+            (created and isinstance(row, Block))
+            or (created and isinstance(row, Match) and row.pk != finished.pk)
+        ),
+    )
+    finished.refresh_from_db()
+    assert outcomes["block"] == "done", outcomes
+    assert Block.objects.filter(blocker=ann, blocked=ben).exists()
+    assert Challenge.objects.get(pk=challenge.pk).status == Challenge.Status.CANCELLED
+    if outcomes["rematch"] == "done":
+        assert finished.rematch.status == Match.Status.PLAYING
+    else:
+        assert outcomes["rematch"] == "not_allowed", outcomes
+        assert finished.rematch is None and finished.rematch_offered_at is None
+        assert not Match.objects.filter(status=Match.Status.PLAYING).exists()
