@@ -240,19 +240,19 @@ def rematch_offers_withdraw(*, member_ids: list[int], now: datetime) -> int:
     no other member accepted ends), and nobody seats them in a second match by accepting
     it. Called after the new match's commit, when the match it may be the rematch of says
     so. Returns the offers changed."""
-    window = timing.seconds("GAME_REMATCH_SECONDS")
     open_offers = (
-        Match.objects.filter(
-            status=Match.Status.FINISHED,
-            rematch=None,
-            rematch_offered_at__gt=now - window,
-            seats__member_id__in=member_ids,
-        )
-        .values_list("pk", flat=True)
-        .distinct()
+        _offers_open(now).filter(seats__member_id__in=member_ids).values_list("pk", flat=True)
     )
     gone = set(member_ids)
     return sum(_acceptance_taken_back(match_id, gone, now=now) for match_id in list(open_offers))
+
+
+def _offers_open(now: datetime):
+    """The finished matches whose rematch offer is still open (within its minute)."""
+    window = timing.seconds("GAME_REMATCH_SECONDS")
+    return Match.objects.filter(
+        status=Match.Status.FINISHED, rematch=None, rematch_offered_at__gt=now - window
+    ).distinct()
 
 
 def _acceptance_taken_back(match_id: int, gone: set[int], *, now: datetime) -> bool:
@@ -278,17 +278,11 @@ def rematch_offers_between_end(sender, *, blocker: User, blocked: User, **kwargs
     ``rematch_offer`` refuses a new one: no rematch starts between them. Returns how many
     offers ended."""
     now = timing.now()
-    window = timing.seconds("GAME_REMATCH_SECONDS")
     offers = (
-        Match.objects.filter(
-            status=Match.Status.FINISHED,
-            rematch=None,
-            rematch_offered_at__gt=now - window,
-            seats__member=blocker,
-        )
+        _offers_open(now)
+        .filter(seats__member=blocker)
         .filter(seats__member=blocked)
         .values_list("pk", flat=True)
-        .distinct()
     )
     ended = 0
     for match_id in sorted(offers):
