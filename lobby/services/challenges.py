@@ -236,6 +236,8 @@ def challenges_between_end(sender, *, blocker: User, blocked: User, **kwargs) ->
         else:
             _declined(challenge, blocker, now)
         ended += 1
+    if ended:  # the blocker's other pages drop them from their lists too
+        transaction.on_commit(partial(events.member_notify, blocker.pk, {"kind": "challenges"}))
     return ended
 
 

@@ -93,6 +93,7 @@ def test_a_block_ends_the_challenges_waiting_between_the_two(
     ]
     assert (member_group(ann.user.pk), {"kind": "declined", "by": "ben", "rematch": False}) in told
     assert (member_group(ann.user.pk), {"kind": "challenges"}) in told  # ben's left her list
+    assert (member_group(ben.user.pk), {"kind": "challenges"}) in told  # and his other pages'
     response = ben.post(f"/challenges/{anns.pk}/accept/")
     assert any("no longer open" in m for m in ben.messages(response))
     response = ann.post(f"/challenges/{bens.pk}/accept/")
