@@ -200,6 +200,10 @@ def test_the_list_the_lobby_and_the_members_page(client, make_member):
     assert running.podium[0]["username"] in listing
     home = client.get(reverse("home")).content.decode()
     assert "Later one" in home and "Running one" not in home  # finished: off the lobby
+    arenas = home[home.index('class="lobby-arenas"') :]
+    arenas = arenas[: arenas.index("</section>")]
+    assert "None." not in arenas  # no "None." above the one coming up: nothing runs
+    assert arenas.count("<table") == 1
     profile = client.get(reverse("profile", args=["alice"])).content.decode()
     assert ArenaEntry.objects.get(arena=running, member=alice).rank == 1
     assert "place 1" in profile
