@@ -31,7 +31,7 @@ from accounts.selectors import blocked_ids, blocked_members
 from games import events, protocol, selectors, services, state, timing
 from games.errors import TableError
 from games.events import table_group
-from games.sockets import MemberSocket, Opening
+from games.sockets import MemberSocket, Opening, db_slots
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +113,8 @@ def _start_refresh(match_id: int) -> None:
 
 async def _refresh(match_id: int, table: _Table) -> None:
     try:
-        box = await database_sync_to_async(refresh_captured)(match_id)
+        async with db_slots().housekeeping:  # behind members' moves, not ahead of them
+            box = await database_sync_to_async(refresh_captured)(match_id)
         await events.flush(box)
     except Exception:
         logger.exception("presence refresh of table %s failed", match_id)

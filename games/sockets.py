@@ -41,17 +41,40 @@ logger = logging.getLogger(__name__)
 #: a silent socket is closed within this long of that (SPEC: caps count open sockets)
 SILENCE_CHECK_SECONDS = 4
 
-#: members' actions waiting for or on the database in this process; beyond
-#: ``DB_QUEUE_LIMIT`` an action is refused at once (``rate_limited``) instead of queueing
-#: for seconds. Made on first use, so settings are read then.
-_actions: asyncio.Semaphore | None = None
+#: the process's housekeeping on the database thread at once (a closed socket's presence,
+#: its table's refresh): the rest wait their turn here, not on the thread, so a burst of
+#: sockets closing together (a process's hundreds of tables ending at once) holds a move
+#: or an opening back by two such calls, not by hundreds
+HOUSEKEEPING_DB_CALLS = 2
 
 
-def _action_slots() -> asyncio.Semaphore:
-    global _actions
-    if _actions is None:
-        _actions = asyncio.Semaphore(settings.DB_QUEUE_LIMIT)
-    return _actions
+@dataclass(frozen=True, slots=True)
+class _Slots:
+    """This process's bounds on its database calls from the event loop (``loop``):
+    members' ``actions`` waiting or running (beyond ``DB_QUEUE_LIMIT`` an action is
+    refused at once, ``rate_limited``, instead of queueing for seconds) and its
+    ``housekeeping`` (``HOUSEKEEPING_DB_CALLS``)."""
+
+    loop: asyncio.AbstractEventLoop
+    actions: asyncio.Semaphore
+    housekeeping: asyncio.Semaphore
+
+
+_slots: _Slots | None = None
+
+
+def db_slots() -> _Slots:
+    """The bounds, made on first use in the loop that runs (settings are read then; a
+    semaphore serves one loop, and a test's loop is not the next one's)."""
+    global _slots
+    loop = asyncio.get_running_loop()
+    if _slots is None or _slots.loop is not loop:
+        _slots = _Slots(
+            loop,
+            asyncio.Semaphore(settings.DB_QUEUE_LIMIT),
+            asyncio.Semaphore(HOUSEKEEPING_DB_CALLS),
+        )
+    return _slots
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +220,10 @@ class MemberSocket(AsyncWebsocketConsumer):
                 member_events.session_group(self.session_key), self.channel_name
             )
         try:
-            await database_sync_to_async(services.socket_close)(
-                channel_name=self.channel_name, now=timing.now()
-            )
+            async with db_slots().housekeeping:
+                await database_sync_to_async(services.socket_close)(
+                    channel_name=self.channel_name, now=timing.now()
+                )
         except Exception:  # presence expires by itself; nothing else depends on this
             logger.exception("closing socket %s", self.channel_name)
 
@@ -286,7 +310,7 @@ class MemberSocket(AsyncWebsocketConsumer):
                     channel_name=self.channel_name, now=now
                 )
             return None
-        slots = _action_slots()
+        slots = db_slots().actions
         if slots.locked():
             raise TableError("rate_limited", _("The server is busy; try again in a moment."))
         async with slots:

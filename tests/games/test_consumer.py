@@ -380,3 +380,58 @@ async def test_a_tables_timers_go_with_its_last_socket_here(
             break
         await asyncio.sleep(0.01)
     assert consumers.tables_watched() == watched - 1
+
+
+async def test_a_closed_sockets_housekeeping_waits_behind_the_players_moves(
+    connect, fast_table, alice, bob, carol
+):
+    """What the process does for a socket that went (its presence closed, the table's
+    presence refreshed) takes at most ``HOUSEKEEPING_DB_CALLS`` database calls at once, and
+    the players never wait for it: with every such slot taken, carol's closed socket is
+    still open on record while alice and bob play two moves; once a slot is free, it is
+    recorded."""
+    from games.models import Presence
+    from games.sockets import HOUSEKEEPING_DB_CALLS, db_slots
+
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    watcher = await connect(fast_table, carol)
+    still_open = Presence.objects.filter(match=fast_table, member=carol, closed=False).exists
+    assert await sync_to_async(still_open)()
+    housekeeping = db_slots().housekeeping
+    for _ in range(HOUSEKEEPING_DB_CALLS):
+        await housekeeping.acquire()
+    closing = asyncio.ensure_future(watcher.communicator.disconnect(timeout=10))
+    for ply, (mover, other) in enumerate(((a, b), (b, a))):
+        colour = legal_colour(await sync_to_async(position_of)(fast_table))
+        await mover.send({"type": "move", "color": colour, "ply": ply})
+        await other.state_where(lambda s, ply=ply: s["game"]["ply"] == ply + 1)
+    assert not closing.done()
+    assert await sync_to_async(still_open)()
+    for _ in range(HOUSEKEEPING_DB_CALLS):
+        housekeeping.release()
+    await closing
+    assert not await sync_to_async(still_open)()
+
+
+def test_each_event_loop_has_its_own_bounds_on_database_calls():
+    """A semaphore serves one event loop: a process has one, a test's is not the next's."""
+    from games.sockets import HOUSEKEEPING_DB_CALLS, db_slots
+
+    async def twice():
+        return db_slots(), db_slots()
+
+    first, again = asyncio.run(twice())
+    assert first is again
+    other, _ = asyncio.run(twice())
+    assert other is not first and other.actions is not first.actions
+
+    async def full_after_the_bound() -> list[bool]:
+        housekeeping = db_slots().housekeeping
+        full = []
+        for _ in range(HOUSEKEEPING_DB_CALLS):
+            full.append(housekeeping.locked())
+            await housekeeping.acquire()
+        return [*full, housekeeping.locked()]
+
+    assert asyncio.run(full_after_the_bound()) == [False] * HOUSEKEEPING_DB_CALLS + [True]
