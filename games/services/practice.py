@@ -180,7 +180,11 @@ def practice_hint(
     if known is not None:
         return known
     running = _hint_work_name(match_id)
-    if work_begin(running, now=now, seconds=HINT_RUNNING_SECONDS, value=match.version):
+    # Most asks find the hint under way (a page asks again, a player's other pages ask):
+    # one read then, rather than an insert its key refuses.
+    if work_held(running, now=now) is None and work_begin(
+        running, now=now, seconds=HINT_RUNNING_SECONDS, value=match.version
+    ):
         transaction.on_commit(partial(events.hint_wanted, match_id, match.version))
     return None
 
