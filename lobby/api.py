@@ -231,7 +231,7 @@ def crosstable(request: HttpRequest, username: str, opponent: str) -> JsonRespon
 def _arena(arena: Arena, entrants: int) -> dict:
     return {
         "id": arena.pk,
-        "name": str(arena.title),
+        "name": arena.title,
         "variant": arena.variant,
         "clock": arena.clock,
         "starts": arena.starts_at.isoformat(),

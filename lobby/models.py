@@ -46,9 +46,20 @@ def _name_field() -> models.CharField:
     )
 
 
-def arena_title(name: str, variant: str, clock: str) -> str:
-    """The name a moderator gave, else the variant's and clock's (``ARENA_TITLES``)."""
-    return name or ARENA_TITLES[variant] % {"clock": clock}
+class _Titled:
+    """What an arena or a schedule is called: the name a moderator gave, else its
+    variant's and clock's in the reader's language (``ARENA_TITLES``)."""
+
+    name: str
+    variant: str
+    clock: str
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def title(self) -> str:
+        return self.name or ARENA_TITLES[self.variant] % {"clock": self.clock}
 
 
 def _minutes_field() -> models.PositiveSmallIntegerField:
@@ -59,7 +70,7 @@ def _minutes_field() -> models.PositiveSmallIntegerField:
     )
 
 
-class ArenaSchedule(models.Model):
+class ArenaSchedule(_Titled, models.Model):
     """Arenas that come back: one every ``every_hours`` from ``first_start`` (UTC), each
     created a day ahead by the beat (``lobby.tasks.arenas_schedule``)."""
 
@@ -81,13 +92,6 @@ class ArenaSchedule(models.Model):
         verbose_name = _("arena schedule")
         verbose_name_plural = _("arena schedules")
 
-    def __str__(self) -> str:
-        return self.title
-
-    @property
-    def title(self) -> str:
-        return arena_title(self.name, self.variant, self.clock)
-
     def starts_between(self, start: datetime, end: datetime) -> list[datetime]:
         """The starts of the series in [start, end)."""
         step = timedelta(hours=self.every_hours)
@@ -102,7 +106,7 @@ class ArenaSchedule(models.Model):
         return starts
 
 
-class Arena(models.Model):
+class Arena(_Titled, models.Model):
     class Status(models.TextChoices):
         UPCOMING = "upcoming", pgettext_lazy("arena status", "upcoming")
         RUNNING = "running", pgettext_lazy("arena status", "running")
@@ -151,13 +155,6 @@ class Arena(models.Model):
                 fields=["schedule", "starts_at"], name="arena_once_per_scheduled_start"
             )
         ]
-
-    def __str__(self) -> str:
-        return self.title
-
-    @property
-    def title(self) -> str:
-        return arena_title(self.name, self.variant, self.clock)
 
     @property
     def ends_at(self) -> datetime:
