@@ -14,6 +14,11 @@ action is not counted. Counting only: the cache never says who may go ahead of w
 ("at most N at once" is a database row lock or constraint), and a lost count costs a
 little leniency, never correctness.
 
+What one object receives alone (a socket's own messages: they all come to it, in one
+process) is counted on that object instead, the same way: ``limit.tally()`` gives a
+``Tally`` whose ``hit(now=...)`` answers as ``hit`` would, without a round trip to the
+cache on the event loop for every frame.
+
 A limit with ``setting`` reads that setting at each call (tests and deployments change
 it): ``(count, seconds)`` or a count alone; the declared figures are its defaults.
 
@@ -79,6 +84,10 @@ class Limit:
             return False
         return True
 
+    def tally(self) -> Tally:
+        """A count of this limit kept by its one holder (``Tally``)."""
+        return Tally(self)
+
     def over(self, key: object, *, now: datetime | float) -> bool:
         """Whether one more action of ``key`` at ``now`` would go over (counts nothing)."""
         count, seconds = self.rate()
@@ -92,14 +101,41 @@ class Limit:
         return max(1, math.ceil(seconds - at % seconds))
 
     def _window(self, key: object, now: datetime | float, seconds: float) -> str:
-        at = now.timestamp() if isinstance(now, datetime) else float(now)
-        return self._key(key, int(at // seconds))
+        return self._key(key, _window_index(now, seconds))
 
     def _key(self, key: object, index: int) -> str:
         return f"limit:{self.name}:{key}:{index}"
 
 
-# Every socket of the site (``games.sockets``), keyed by the socket's channel name: a
-# member's messages, and a visitor's smaller budget (SPEC §7 ``rate_limited``).
+@dataclass
+class Tally:
+    """One key's count of ``limit`` kept by the one object all its actions come to (a
+    socket: its messages), in the same fixed windows as ``Limit.hit``; it lives and dies
+    with its holder, so no other process needs to see it."""
+
+    limit: Limit
+    window: int | None = None
+    used: int = 0
+
+    def hit(self, *, now: datetime | float) -> bool:
+        """Count one action at ``now``: True within the limit, False (not counted) over it."""
+        count, seconds = self.limit.rate()
+        window = _window_index(now, seconds)
+        if window != self.window:
+            self.window, self.used = window, 0
+        if self.used >= count:
+            return False
+        self.used += 1
+        return True
+
+
+def _window_index(now: datetime | float, seconds: float) -> int:
+    at = now.timestamp() if isinstance(now, datetime) else float(now)
+    return int(at // seconds)
+
+
+# Every socket of the site (``games.sockets``, each socket's own ``tally``): a member's
+# messages, and a visitor's smaller budget (SPEC §7 ``rate_limited``). A bot's token
+# shares the member's budget across processes (``lobby.bot_api``, keyed by the token).
 SOCKET_MESSAGES = Limit("socket", 30, 10, setting="SOCKET_RATE")
 VISITOR_SOCKET_MESSAGES = Limit("visitor-socket", 3, 10, setting="VISITOR_SOCKET_RATE")

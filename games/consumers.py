@@ -5,6 +5,15 @@ serve (a table's timers are dropped when its last socket here closes):
 - **Presence**, throttled per table: the first change after a quiet second is refreshed
   at once, later ones together a second after the last refresh, so 400 sockets opening
   cost a handful of states, not 400.
+- **A crowd of visitors**: the first visitors' socket (not logged in) of a table here
+  is in the table's group and relays what it hears to the table's other visitors here
+  (``visitors``): 300 visitors cost one message and one of Channels' hops to the
+  database thread an event, not 300 (they see the same frames). When it closes, the
+  next one joins the group before it leaves.
+- **A crowd's syncs**: the sockets here that ask for a table's state while a read of it
+  waits for its turn share that read (``state_read``), and it waits behind the
+  housekeeping slots: 300 visitors sending ``sync`` cost a few reads a second, and a
+  move never queues behind them on the database thread.
 - **Deadlines**: each process looks at the tables it serves when their deadline comes (a
   flag, an abort, game 2), so the result shows at once. The scheduled Celery task and the
   beat sweep do the same for tables nobody watches; all three call ``match_tick``.
@@ -19,7 +28,7 @@ import asyncio
 import logging
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -44,6 +53,8 @@ class _Table:
     refreshing: int = 0  # refreshes under way
     deadline: str | None = None
     deadline_timer: asyncio.TimerHandle | None = None
+    reading: asyncio.Task | None = None  # a read of the state asked for, not yet begun
+    visitors: list[TableConsumer] = field(default_factory=list)  # the first relays
 
 
 _tables: dict[int, _Table] = {}
@@ -131,6 +142,49 @@ def refresh_captured(match_id: int) -> events.Outbox:
     return box
 
 
+def visitor_came(socket: TableConsumer) -> bool:
+    """Count a visitor's socket in at its table; whether it relays (joins the group)."""
+    visitors = _tables.setdefault(socket.table_id, _Table()).visitors
+    visitors.append(socket)
+    return len(visitors) == 1
+
+
+def visitor_went(socket: TableConsumer) -> TableConsumer | None:
+    """Count a visitor's socket out; the next relay if this one relayed."""
+    table = _tables.get(socket.table_id)
+    visitors = table.visitors if table is not None else []
+    relayed = bool(visitors) and visitors[0] is socket
+    if socket in visitors:
+        visitors.remove(socket)
+    return visitors[0] if relayed and visitors else None
+
+
+def visitors_besides(socket: TableConsumer) -> list[TableConsumer]:
+    """The table's other visitors here, when ``socket`` relays to them."""
+    table = _tables.get(socket.table_id)
+    if table is None or not table.visitors or table.visitors[0] is not socket:
+        return []
+    return table.visitors[1:]
+
+
+async def state_read(match_id: int) -> dict[str, Any] | None:
+    """The table's state read after this ask (``sync``): asks of this process's sockets
+    that come while a read waits for its housekeeping slot share it, and a read that has
+    begun serves only the asks before it, so nobody gets a state older than their ask."""
+    loop = asyncio.get_running_loop()
+    table = _tables.get(match_id) or _Table()  # its sockets keep the entry while they ask
+    if table.reading is None or table.reading.get_loop() is not loop:
+        table.reading = loop.create_task(_state_read(match_id, table))
+    return await asyncio.shield(table.reading)
+
+
+async def _state_read(match_id: int, table: _Table) -> dict[str, Any] | None:
+    async with db_slots().housekeeping:
+        if table.reading is asyncio.current_task():
+            table.reading = None  # asks from now on wait for the next read
+        return await database_sync_to_async(selectors.table_event)(match_id)
+
+
 def watch_deadline(match_id: int, deadline: str | None) -> None:
     """Look at the table when ``deadline`` (ISO 8601, as events send it) comes; None
     forgets it. Only for tables a socket of this process serves."""
@@ -178,6 +232,7 @@ class TableConsumer(MemberSocket):
     hidden: frozenset[int] | None = None
     version: int = -1
     refreshed = False  # the socket refreshed its table's presence as it opened
+    relaying = False  # a visitor's socket in the table's group for the others here
 
     async def connect(self) -> None:
         route = self.scope["url_route"]["kwargs"].get("match_id")
@@ -227,7 +282,9 @@ class TableConsumer(MemberSocket):
 
     async def opened(self, opening: Opening) -> None:
         self.seat = opening.seat if self._plays_here() else None
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.relaying = self.member is None and visitor_came(self)
+        if self.member is not None or self.relaying:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         event, chat = opening.first
         if event is not None:
             await self.send_personal(event)
@@ -236,7 +293,14 @@ class TableConsumer(MemberSocket):
 
     async def disconnect(self, code: int) -> None:
         if self.opened_ok:
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+            group = table_group(self.table_id)
+            if self.member is None:
+                successor = visitor_went(self)
+                if successor is not None:  # joins before this one leaves: nothing is lost
+                    successor.relaying = True
+                    await successor.channel_layer.group_add(group, successor.channel_name)
+            if self.member is not None or self.relaying:
+                await self.channel_layer.group_discard(group, self.channel_name)
         await super().disconnect(code)
         if self.opened_ok:
             presence_changed(self.table_id)
@@ -289,8 +353,8 @@ class TableConsumer(MemberSocket):
         return True
 
     async def send_state(self, *, force: bool = False) -> None:
-        """The table's state read now (``sync``)."""
-        event = await database_sync_to_async(selectors.table_event)(self.table_id)
+        """The table's state read after the ask (``sync``, ``state_read``)."""
+        event = await state_read(self.table_id)
         if event is not None:
             await self.send_personal(event, force=force)
 
@@ -308,6 +372,15 @@ class TableConsumer(MemberSocket):
 
     async def table_state(self, event: dict[str, Any]) -> None:
         await self.send_personal(event)
+        await self._relay("send_personal", event)
+
+    async def _relay(self, method: str, *args: Any) -> None:
+        """What this relaying visitor's socket heard, for the table's other visitors here."""
+        for other in visitors_besides(self) if self.relaying else ():
+            try:
+                await getattr(other, method)(*args)
+            except Exception:  # one socket going away must not keep it from the others
+                logger.exception("relaying to %s", other.channel_name)
 
     async def table_hint(self, event: dict[str, Any]) -> None:
         """A hint worked out on the ``bots`` queue: for the sockets of its seat."""
@@ -318,14 +391,17 @@ class TableConsumer(MemberSocket):
         """The waiting table changed (joined, left, cancelled): the page looks again."""
         message = {"type": "waiting", "cancelled": event.get("cancelled", False)}
         await self.send_json(message)
+        await self._relay("send_json", message)
 
     async def table_analysis(self, event: dict[str, Any]) -> None:
         """How far the computer's review of the match is (SPEC §13): everyone hears it."""
         message = {key: event[key] for key in ("status", "done", "total")}
         message["type"] = "analysis"
         await self.send_json(message)
+        await self._relay("send_json", message)
 
     async def table_chat(self, event: dict[str, Any]) -> None:
+        await self._relay("send_json", event["message"])  # visitors have no seat
         if event["audience"] == "spectators" and self.seat is not None:
             return  # no coaching: players never see spectators' chat during rated play
         if self.member is not None and self.hidden is None:

@@ -42,9 +42,10 @@ logger = logging.getLogger(__name__)
 SILENCE_CHECK_SECONDS = 4
 
 #: the process's housekeeping on the database thread at once (a closed socket's presence,
-#: its table's refresh): the rest wait their turn here, not on the thread, so a burst of
-#: sockets closing together (a process's hundreds of tables ending at once) holds a move
-#: or an opening back by two such calls, not by hundreds
+#: its table's refresh, a ping's or sync's presence, a sync's read): the rest wait their
+#: turn here, not on the thread, so a burst of sockets closing together (a process's
+#: hundreds of tables ending at once) or a crowd's syncs hold a move or an opening back
+#: by two such calls, not by hundreds
 HOUSEKEEPING_DB_CALLS = 2
 
 
@@ -120,7 +121,7 @@ class MemberSocket(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.language = self._language()
-        self.rate = SOCKET_MESSAGES
+        self.tally = SOCKET_MESSAGES.tally()
         self.seen = timing.now()
         self.heard_at = time.monotonic()
         self.silence: asyncio.Task | None = None
@@ -180,7 +181,7 @@ class MemberSocket(AsyncWebsocketConsumer):
             client=(self.scope.get("client") or (None,))[0],
         )
         if self.member is None:  # a visitor's budget of messages is smaller
-            self.rate = VISITOR_SOCKET_MESSAGES
+            self.tally = VISITOR_SOCKET_MESSAGES.tally()
         with events.capture() as box:
             if refresh:
                 services.presence_refresh(match_id=self.table_id, now=now)
@@ -279,10 +280,11 @@ class MemberSocket(AsyncWebsocketConsumer):
             await self.send_error("internal", _("Something went wrong on the server."))
 
     def count(self, moment: float) -> None:
-        """Count a message against the socket's limit (``accounts.limits``); over it,
-        ``rate_limited``, and the socket refuses by itself until the window ends."""
-        if not self.rate.hit(self.channel_name, now=moment):
-            seconds = self.rate.rate()[1]
+        """Count a message against the socket's limit (its own ``accounts.limits.Tally``:
+        no call leaves the event loop); over it, ``rate_limited``, and the socket refuses
+        by itself until the window ends."""
+        if not self.tally.hit(now=moment):
+            seconds = self.tally.limit.rate()[1]
             self.quiet_until = (moment // seconds + 1) * seconds
             raise TableError("rate_limited", _("Slow down: too many messages in a short time."))
 
@@ -306,9 +308,10 @@ class MemberSocket(AsyncWebsocketConsumer):
             self.seen = now
         if function is None:
             if touch:
-                await database_sync_to_async(services.socket_seen)(
-                    channel_name=self.channel_name, now=now
-                )
+                async with db_slots().housekeeping:
+                    await database_sync_to_async(services.socket_seen)(
+                        channel_name=self.channel_name, now=now
+                    )
             return None
         slots = db_slots().actions
         if slots.locked():

@@ -35,6 +35,21 @@ def test_a_new_window_allows_again():
     ]
 
 
+def test_a_tally_counts_as_the_cache_does_in_the_same_windows(settings):
+    settings.SOCKET_RATE = (2, 10.0)
+    start = T0.replace(second=0, microsecond=0)
+    own, shared = SOCKET_MESSAGES.tally(), SOCKET_MESSAGES.tally()
+    assert [own.hit(now=start) for _ in range(3)] == [True, True, False]
+    assert shared.hit(now=start)  # each holder its own count
+    assert not own.hit(now=start + timedelta(seconds=9.9))  # refused, not counted
+    assert [own.hit(now=start + timedelta(seconds=10)) for _ in range(3)] == [True, True, False]
+    settings.SOCKET_RATE = (5, 10.0)  # read at each call
+    assert own.hit(now=start + timedelta(seconds=10))
+    # The same windows as the cache's count of the same limit.
+    cached = [SOCKET_MESSAGES.hit("tally-check", now=start + timedelta(seconds=s)) for s in (20,)]
+    assert cached == [SOCKET_MESSAGES.tally().hit(now=start + timedelta(seconds=20))]
+
+
 def test_retry_after_is_what_is_left_of_the_window():
     start = T0.replace(second=0, microsecond=0)
     assert THREE_A_MINUTE.retry_after(now=start) == 60

@@ -414,6 +414,42 @@ async def test_a_closed_sockets_housekeeping_waits_behind_the_players_moves(
     assert not await sync_to_async(still_open)()
 
 
+async def test_a_crowds_syncs_share_one_read_and_wait_behind_the_moves(
+    settings, monkeypatch, connect, fast_table, alice, bob
+):
+    """Syncs are housekeeping: with every housekeeping slot taken, three visitors' syncs
+    wait while alice's move goes through (a socket answers its messages in turn, so the
+    visitors hear of it after their answer); once a slot is free, one read made after
+    their asks answers all three, each with the state after the move."""
+    from games import selectors
+    from games.sockets import HOUSEKEEPING_DB_CALLS, db_slots
+
+    settings.PRESENCE_COALESCE_SECONDS = 0  # each opening refreshes at once: no later one
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    crowd = [await connect(fast_table) for _ in range(3)]
+    reads = []
+    table_event = selectors.table_event
+    monkeypatch.setattr(
+        selectors, "table_event", lambda match_id: reads.append(match_id) or table_event(match_id)
+    )
+    housekeeping = db_slots().housekeeping
+    for _ in range(HOUSEKEEPING_DB_CALLS):
+        await housekeeping.acquire()
+    for socket in crowd:
+        await socket.send({"type": "sync"})
+    colour = legal_colour(await sync_to_async(position_of)(fast_table))
+    await a.send({"type": "move", "color": colour, "ply": 0})
+    moved = await b.state_where(lambda s: s["game"]["ply"] == 1)
+    assert reads == []
+    for _ in range(HOUSEKEEPING_DB_CALLS):
+        housekeeping.release()
+    for socket in crowd:
+        answer = await socket.state_where(lambda s: s["game"]["ply"] == 1)
+        assert answer["version"] == moved["version"]
+    assert reads == [fast_table.pk]
+
+
 def test_each_event_loop_has_its_own_bounds_on_database_calls():
     """A semaphore serves one event loop: a process has one, a test's is not the next's."""
     from games.sockets import HOUSEKEEPING_DB_CALLS, db_slots

@@ -68,6 +68,29 @@ async def test_a_visitor_has_a_smaller_budget_of_messages(settings, fast_table, 
         await communicator.disconnect()
 
 
+async def test_a_sockets_budget_is_its_own_and_a_cache_flush_does_not_renew_it(
+    settings, fast_table
+):
+    """A socket counts its own messages (no call to the cache on the event loop for each
+    frame): clearing the shared cache midway leaves its count as it was."""
+    from django.core.cache import cache
+
+    settings.VISITOR_SOCKET_RATE = (3, 3600.0)  # one window for the whole test
+    visitor, _ = await opened(fast_table)
+    codes = []
+    for turn in range(4):
+        if turn == 2:
+            await sync_to_async(cache.clear)()
+        await visitor.send_to(text_data=json.dumps({"type": "sync"}))
+        while True:
+            message = json.loads(await visitor.receive_from(timeout=5))
+            if message["type"] in ("state", "error"):
+                codes.append(message.get("code", "state"))
+                break
+    assert codes == ["state", "state", "state", "rate_limited"]
+    await visitor.disconnect()
+
+
 async def test_a_crowd_of_visitors_hears_every_event(connect, fast_table, alice, bob):
     """States and chat reach each visitor of a table, also after another visitor left."""
     a = await connect(fast_table, alice)
@@ -82,6 +105,35 @@ async def test_a_crowd_of_visitors_hears_every_event(connect, fast_table, alice,
     for socket in crowd[1:]:
         await socket.state_where(lambda s: s["game"]["ply"] == 1)
     await b.state_where(lambda s: s["game"]["ply"] == 1)
+
+
+async def test_a_crowd_of_visitors_costs_one_message_an_event(
+    monkeypatch, connect, fast_table, alice, bob
+):
+    """One visitor's socket of a table on a process hears the group's events and hands
+    them to the others there: a move's state is handled once for the crowd, and each of
+    them still gets it, also after that socket went."""
+    from games.consumers import TableConsumer
+
+    handled = []
+    table_state = TableConsumer.table_state
+
+    async def counted(socket, event):
+        handled.append((socket.member.username if socket.member else "visitor", event["version"]))
+        await table_state(socket, event)
+
+    monkeypatch.setattr(TableConsumer, "table_state", counted)
+    a = await connect(fast_table, alice)
+    b = await connect(fast_table, bob)
+    crowd = [await connect(fast_table) for _ in range(4)]
+    for ply, (mover, other) in enumerate(((a, b), (b, a))):
+        colour = legal_colour(await sync_to_async(position_of)(fast_table))
+        await mover.send({"type": "move", "color": colour, "ply": ply})
+        for socket in (mover, other, *crowd):
+            moved = await socket.state_where(lambda s, ply=ply: s["game"]["ply"] == ply + 1)
+        by = sorted(name for name, version in handled if version == moved["version"])
+        assert by == ["alice", "bob", "visitor"]
+        await crowd.pop(0).close()  # the relay goes; the next one takes over
 
 
 async def test_visitors_coming_and_going_leave_a_finished_match_alone(
