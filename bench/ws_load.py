@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -691,14 +692,15 @@ def saturated_phase(
                 print(median.line(label.strip()))
 
 
-def flood_table() -> tuple[int, str]:
-    """A practice table on the big board (the costliest hints) and its player's cookie."""
+def flood_table(player: str = "load-flood") -> tuple[int, str]:
+    """A practice table on the big board (the costliest hints) and its player's cookie
+    (a member may have two practice tables in play: each round has its own player)."""
     from django.test import Client
 
     from accounts.models import User
     from games import services, timing
 
-    member, _ = User.objects.get_or_create(username="load-flood", defaults={"email": "f@x"})
+    member, _ = User.objects.get_or_create(username=player, defaults={"email": "f@x"})
     client = Client()
     client.force_login(member)
     match = services.practice_start(
@@ -707,10 +709,10 @@ def flood_table() -> tuple[int, str]:
     return match.pk, f"sessionid={client.cookies['sessionid'].value}"
 
 
-async def hint_flood(servers: Servers, match_id: int, cookie: str, stop_at: float) -> int:
+async def hint_flood(servers: Servers, match_id: int, cookie: str, stop_at: float) -> str:
     """Ten sockets of one player at a practice table ask for hints as fast as the
     socket's limit lets them (30 in 10 s each); the first also plays each hint it gets,
-    so every hint after it is for a new position. Returns the hints received."""
+    so every hint after it is for a new position. Says how many hints came."""
     url = servers.url(0, f"/ws/table/{match_id}/")
     sockets = [await connect(url, cookie) for _ in range(10)]
     received = 0
@@ -746,48 +748,57 @@ async def hint_flood(servers: Servers, match_id: int, cookie: str, stop_at: floa
     finally:
         for socket in sockets:
             await socket.close()
-    return received
+    return f"{received} hints answered"
+
+
+def _worker_settled(worker: subprocess.Popen, log: Path, seconds: float = 120) -> None:
+    """Wait until the worker is ready and its queues are empty (the tables made for the
+    benchmark queued their deadlines' tasks before it started): its start-up and that
+    backlog are part of neither side of a comparison. The broker is asked with a plain
+    Redis client, closed after: a forked flood must inherit no open broker connection."""
+    import redis
+    from django.conf import settings
+
+    from config.celery import QUEUES
+
+    deadline = time.monotonic() + seconds
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    try:
+        while " ready." not in log.read_text() or any(broker.llen(q) for q in QUEUES):
+            if time.monotonic() > deadline or worker.poll() is not None:
+                raise SystemExit(f"the Celery worker did not settle within {seconds:.0f} s")
+            time.sleep(0.2)
+    finally:
+        broker.close()
+    time.sleep(2)  # the last tasks taken from the queues
 
 
 def hint_flood_phase(tables, seconds: float) -> None:
-    """p99 of moves at 20 tables as people play, on one process with a worker, without
-    and then with a flood of hints at another table, in one run."""
+    """p99 of moves at 20 tables as people play, on one process with a worker (serving
+    every queue, as ``make run``'s does), without and then with a flood of hints at
+    another table (a new practice table each round, the flood in a process of its own),
+    in ``FLOOD_ROUNDS`` rounds once the worker is ready."""
     print(f"\nHint flood: 20 tables as people play (think 0.5-1.5 s), {seconds:.0f} s each,")
     print("one Daphne process and a Celery worker; then the same while ten sockets of a")
     print("player at a practice table (big board) ask for hints as fast as allowed and play")
     print("each hint they get")
     servers = Servers(1, "pubsub")
     env = {**os.environ, "DEBUG": "0", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR"}
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=ERROR"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    log = Path(os.environ.get("VOG_VAR_DIR", "/tmp")) / "hint-flood-worker.log"
+    with log.open("w") as output:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO"],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=output,
+        )
     try:
-        results = []
-        for flood in (False, True):
-            rows = new_tables(tables)[:20]
-            target = flood_table() if flood else None
-
-            async def run(rows=rows, target=target):
-                stop_at = time.monotonic() + seconds
-                flooding = hint_flood(servers, *target, stop_at) if target else asyncio.sleep(0, 0)
-                (tally, _, _), hints = await asyncio.gather(
-                    play(servers, rows, (0.5, 1.5), seconds), flooding
-                )
-                return tally, hints
-
-            tally, hints = asyncio.run(run())
-            p99 = percentile(tally.round_trips, 0.99) * 1000
-            results.append(p99)
-            print(
-                f"  {'with' if flood else 'without'} the flood: {tally.moves} moves, "
-                f"p50 {percentile(tally.round_trips, 0.5) * 1000:.0f} ms, p99 {p99:.0f} ms, "
-                f"errors {tally.errors or 0}" + (f", {hints} hints answered" if flood else "")
-            )
-        print(f"  p99 with the flood / without: {results[1] / results[0]:.2f}")
+        _worker_settled(worker, log)
+        players = (f"load-flood-{n}" for n in itertools.count())
+        flood = partial(hint_flood, servers)
+        setup = lambda: flood_table(next(players))  # noqa: E731
+        _flood_compare("hint flood", servers, tables, seconds, flood, setup=setup)
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -870,7 +881,11 @@ class _forked:
         self.answers = context.Queue()
 
         def work(answers) -> None:  # the monotonic clock is the machine's: stop_at holds
-            answers.put(asyncio.run(flood(stop_at)))
+            try:
+                answers.put(asyncio.run(flood(stop_at)))
+            except BaseException as error:  # said where the round's line is printed
+                answers.put(f"the flood failed: {error!r}")
+                raise
 
         self.process = context.Process(target=work, args=(self.answers,))
         self.process.start()
@@ -1023,9 +1038,12 @@ def _flood_servers() -> _Apart:
 FLOOD_ROUNDS = 3
 
 
-def _flood_compare(label: str, servers: Servers, tables, seconds: float, flood) -> None:
+def _flood_compare(
+    label: str, servers: Servers, tables, seconds: float, flood, *, setup=None
+) -> None:
     """p99 of moves at 20 tables as people play, without and then with ``flood(stop_at)``
-    (a coroutine returning a line to print; run in a process of its own), in one run:
+    (a coroutine returning a line to print; run in a process of its own; ``setup``: what
+    to make here before each flood, its values given to ``flood`` first), in one run:
     ``FLOOD_ROUNDS`` times in turn, the round trips of each side pooled (the p99 of some
     600 moves alone moves by 2-3x from one 30 s run to the next on a quiet machine)."""
     pooled: dict[bool, list[float]] = {False: [], True: []}
@@ -1033,8 +1051,9 @@ def _flood_compare(label: str, servers: Servers, tables, seconds: float, flood) 
     for round_ in range(1, FLOOD_ROUNDS + 1):
         for flooding in (False, True):
             rows = new_tables(tables)[:20]
+            flooding_with = partial(flood, *setup()) if flooding and setup else flood
             stop_at = time.monotonic() + seconds
-            flooder = _forked(flood, stop_at) if flooding else None
+            flooder = _forked(flooding_with, stop_at) if flooding else None
             tally, _, _ = asyncio.run(play(servers, rows, (0.5, 1.5), seconds))
             said = flooder.result() if flooder else ""
             pooled[flooding] += tally.round_trips

@@ -40,6 +40,7 @@ from accounts.selectors import blocked_ids, blocked_members
 from games import events, protocol, selectors, services, state, timing
 from games.errors import TableError
 from games.events import table_group
+from games.services.practice import HINT_RUNNING_SECONDS
 from games.sockets import MemberSocket, Opening, db_slots
 
 logger = logging.getLogger(__name__)
@@ -233,6 +234,10 @@ class TableConsumer(MemberSocket):
     version: int = -1
     refreshed = False  # the socket refreshed its table's presence as it opened
     relaying = False  # a visitor's socket in the table's group for the others here
+    #: the version this socket last asked a hint at, until when its answer is awaited
+    #: (``table_hint``), and the hint it got for a version: asked again, nothing is read
+    hint_asked: tuple[int, float] = (-1, 0.0)
+    hint_known: tuple[int, dict[str, Any] | None] = (-1, None)
 
     async def connect(self) -> None:
         route = self.scope["url_route"]["kwargs"].get("match_id")
@@ -343,14 +348,31 @@ class TableConsumer(MemberSocket):
         elif message.type == "ping":
             await self.pong()
         elif message.type == "hint":
-            hint = await self.act(services.practice_hint, match_id=match_id, now=received_at)
-            if hint is not None:  # else it comes when worked out (table_hint)
-                await self.send_json(hint)
+            await self.hint(received_at)
         elif message.type == "takeback":
             await self.act(services.practice_takeback, match_id=match_id, now=received_at)
         else:
             raise TableError("not_allowed", _("That is not possible here or now."))
         return True
+
+    async def hint(self, received_at: datetime) -> None:
+        """The hint for the position this socket shows: at once when known here or kept,
+        else it comes when worked out (``table_hint``). Asked again at the same version,
+        this socket answers from what it got, or waits for the answer it asked for
+        (``HINT_RUNNING_SECONDS`` at most): a page asking over and over reads nothing."""
+        version, hint = self.hint_known
+        if version == self.version and hint is not None:
+            await self.send_json(hint)
+            return
+        version, until = self.hint_asked
+        if version == self.version and time.monotonic() < until:
+            return
+        hint = await self.act(services.practice_hint, match_id=self.table_id, now=received_at)
+        if hint is None:
+            self.hint_asked = (self.version, time.monotonic() + HINT_RUNNING_SECONDS)
+        else:
+            self.hint_known = (self.version, hint)
+            await self.send_json(hint)
 
     async def send_state(self, *, force: bool = False) -> None:
         """The table's state read after the ask (``sync``, ``state_read``)."""
@@ -385,6 +407,7 @@ class TableConsumer(MemberSocket):
     async def table_hint(self, event: dict[str, Any]) -> None:
         """A hint worked out on the ``bots`` queue: for the sockets of its seat."""
         if self.seat == event["seat"] and event["version"] == self.version:
+            self.hint_known = (self.version, event["hint"])
             await self.send_json(event["hint"])
 
     async def table_waiting(self, event: dict[str, Any]) -> None:

@@ -233,6 +233,38 @@ async def test_a_hint_comes_from_the_bots_queue_once_per_position(connect, worke
     assert len(calls) == 1
 
 
+async def test_a_page_asking_for_a_hint_again_and_again_reads_it_once(
+    monkeypatch, connect, worker, alice
+):
+    """A socket that asked for the hint of the position it shows waits for it, and once
+    it has it answers a new ask itself: five asks, one call of the service; the next
+    position asks again."""
+    match = await sync_to_async(services.practice_start)(
+        member=alice, board="fast", level=1, member_starts=True, clock="", now=T()
+    )
+    socket = await connect(match, alice)
+    calls = []
+    practice_hint = services.practice_hint
+
+    def counted(**kwargs):
+        calls.append(kwargs["match_id"])
+        return practice_hint(**kwargs)
+
+    monkeypatch.setattr(services, "practice_hint", counted)
+    for _ in range(3):
+        await socket.send({"type": "hint"})
+    hint = await socket.receive_type("hint", timeout=30)
+    for _ in range(2):
+        await socket.send({"type": "hint"})
+        assert await socket.receive_type("hint") == hint
+    assert calls == [match.pk]
+    await socket.send({"type": "move", "color": hint["color"], "ply": 0})
+    await socket.state_where(lambda s: s["game"]["ply"] == 2, timeout=30)  # the computer's
+    await socket.send({"type": "hint"})
+    await socket.receive_type("hint", timeout=30)
+    assert calls == [match.pk, match.pk]
+
+
 def test_a_hint_for_a_position_the_table_left_is_dropped(alice):
     match = services.practice_start(
         member=alice, board="fast", level=1, member_starts=True, clock="", now=T()
