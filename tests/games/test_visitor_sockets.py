@@ -46,6 +46,15 @@ async def test_visitors_sockets_are_capped_by_address_and_by_table(
         await communicator.disconnect()
 
 
+async def sync_answer(communicator) -> str:
+    """Send ``sync``; "state", or the error's code, whichever comes first."""
+    await communicator.send_to(text_data=json.dumps({"type": "sync"}))
+    while True:
+        message = json.loads(await communicator.receive_from(timeout=5))
+        if message["type"] in ("state", "error"):
+            return message.get("code", "state")
+
+
 async def test_a_visitor_has_a_smaller_budget_of_messages(settings, fast_table, carol):
     settings.SOCKET_RATE = (6, 10.0)
     settings.VISITOR_SOCKET_RATE = (3, 10.0)
@@ -53,15 +62,7 @@ async def test_a_visitor_has_a_smaller_budget_of_messages(settings, fast_table, 
     member, _ = await opened(fast_table, cookie=await cookie_of(carol))
     answers = {}
     for name, communicator in (("visitor", visitor), ("member", member)):
-        codes = []
-        for _ in range(4):
-            await communicator.send_to(text_data=json.dumps({"type": "sync"}))
-            while True:
-                message = json.loads(await communicator.receive_from(timeout=5))
-                if message["type"] in ("state", "error"):
-                    codes.append(message.get("code", "state"))
-                    break
-        answers[name] = codes
+        answers[name] = [await sync_answer(communicator) for _ in range(4)]
     assert answers["visitor"] == ["state", "state", "state", "rate_limited"]
     assert answers["member"] == ["state"] * 4
     for communicator in (visitor, member):
@@ -77,16 +78,9 @@ async def test_a_sockets_budget_is_its_own_and_a_cache_flush_does_not_renew_it(
 
     settings.VISITOR_SOCKET_RATE = (3, 3600.0)  # one window for the whole test
     visitor, _ = await opened(fast_table)
-    codes = []
-    for turn in range(4):
-        if turn == 2:
-            await sync_to_async(cache.clear)()
-        await visitor.send_to(text_data=json.dumps({"type": "sync"}))
-        while True:
-            message = json.loads(await visitor.receive_from(timeout=5))
-            if message["type"] in ("state", "error"):
-                codes.append(message.get("code", "state"))
-                break
+    codes = [await sync_answer(visitor), await sync_answer(visitor)]
+    await sync_to_async(cache.clear)()
+    codes += [await sync_answer(visitor), await sync_answer(visitor)]
     assert codes == ["state", "state", "state", "rate_limited"]
     await visitor.disconnect()
 
