@@ -5,11 +5,11 @@ serve (a table's timers are dropped when its last socket here closes):
 - **Presence**, throttled per table: the first change after a quiet second is refreshed
   at once, later ones together a second after the last refresh, so 400 sockets opening
   cost a handful of states, not 400.
-- **A crowd of visitors**: the first visitors' socket (not logged in) of a table here
-  is in the table's group and relays what it hears to the table's other visitors here
-  (``visitors``): 300 visitors cost one message and one of Channels' hops to the
-  database thread an event, not 300 (they see the same frames). When it closes, the
-  next one joins the group before it leaves.
+- **A crowd of visitors**: of the visitors' sockets (not logged in) of a table here, the
+  first is in the table's group and relays what it hears to the others (``_Table.visitors``):
+  300 visitors cost one message and one of Channels' hops to the database thread an
+  event, not 300 (they see the same frames). When it closes, the next one joins the group
+  before it leaves.
 - **A crowd's syncs**: the sockets here that ask for a table's state while a read of it
   waits for its turn share that read (``state_read``), and it waits behind the
   housekeeping slots: 300 visitors sending ``sync`` cost a few reads a second, and a
@@ -18,8 +18,9 @@ serve (a table's timers are dropped when its last socket here closes):
   flag, an abort, game 2), so the result shows at once. The scheduled Celery task and the
   beat sweep do the same for tables nobody watches; all three call ``match_tick``.
 
-``_tables`` is the one mutable module-level container of the web process: the timers
-live on its event loop and die with it, and nothing else depends on them.
+``_tables`` is the one mutable module-level container of the web process: what it holds
+per table (the timers, the reads under way, the visitors' sockets) lives on its event loop
+and dies with it and its sockets, and nothing else depends on it.
 """
 
 from __future__ import annotations
