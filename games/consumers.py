@@ -151,14 +151,14 @@ def visitor_came(socket: TableConsumer) -> bool:
     return len(visitors) == 1
 
 
-def visitor_went(socket: TableConsumer) -> TableConsumer | None:
-    """Count a visitor's socket out; the next relay if this one relayed."""
+def visitor_went(socket: TableConsumer) -> tuple[bool, TableConsumer | None]:
+    """Count a visitor's socket out: whether it relayed, and the next relay then."""
     table = _tables.get(socket.table_id)
     visitors = table.visitors if table is not None else []
     relayed = bool(visitors) and visitors[0] is socket
     if socket in visitors:
         visitors.remove(socket)
-    return visitors[0] if relayed and visitors else None
+    return relayed, visitors[0] if relayed and visitors else None
 
 
 def visitors_besides(socket: TableConsumer) -> list[TableConsumer]:
@@ -234,7 +234,6 @@ class TableConsumer(MemberSocket):
     hidden: frozenset[int] | None = None
     version: int = -1
     refreshed = False  # the socket refreshed its table's presence as it opened
-    relaying = False  # a visitor's socket in the table's group for the others here
     #: the version this socket last asked a hint at, until when its answer is awaited
     #: (``table_hint``), and the hint it got for a version: asked again, nothing is read
     hint_asked: tuple[int, float] = (-1, 0.0)
@@ -288,8 +287,7 @@ class TableConsumer(MemberSocket):
 
     async def opened(self, opening: Opening) -> None:
         self.seat = opening.seat if self._plays_here() else None
-        self.relaying = self.member is None and visitor_came(self)
-        if self.member is not None or self.relaying:
+        if self.member is not None or visitor_came(self):  # a visitor: only the relay
             await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         event, chat = opening.first
         if event is not None:
@@ -300,12 +298,12 @@ class TableConsumer(MemberSocket):
     async def disconnect(self, code: int) -> None:
         if self.opened_ok:
             group = table_group(self.table_id)
-            if self.member is None:
-                successor = visitor_went(self)
+            in_group = self.member is not None
+            if not in_group:
+                in_group, successor = visitor_went(self)
                 if successor is not None:  # joins before this one leaves: nothing is lost
-                    successor.relaying = True
                     await successor.channel_layer.group_add(group, successor.channel_name)
-            if self.member is not None or self.relaying:
+            if in_group:
                 await self.channel_layer.group_discard(group, self.channel_name)
         await super().disconnect(code)
         if self.opened_ok:
@@ -399,7 +397,7 @@ class TableConsumer(MemberSocket):
 
     async def _relay(self, method: str, *args: Any) -> None:
         """What this relaying visitor's socket heard, for the table's other visitors here."""
-        for other in visitors_besides(self) if self.relaying else ():
+        for other in visitors_besides(self):
             try:
                 await getattr(other, method)(*args)
             except Exception:  # one socket going away must not keep it from the others
